@@ -1,0 +1,9 @@
+// tilecl: OpenCL kernels compiled at run time, tuned per device, cached in memory and on disk.
+#pragma once
+
+#include "tilecl/device.hpp"
+#include "tilecl/elementwise.hpp"
+#include "tilecl/error.hpp"
+#include "tilecl/runtime.hpp"
+#include "tilecl/tuning.hpp"
+#include "tilecl/types.hpp"

@@ -1,0 +1,73 @@
+// Tuning: which kernel variant and parameters an op uses on a device, where they came from, and how to
+// change them. See docs/TUNING.md for the whole mechanism.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tilecl::tuning {
+
+// A kernel variant and the values of its tunables (build macros and launch sizes).
+struct Parameters {
+  std::string variant;
+  std::map<std::string, std::int64_t> values;
+
+  // The value of a tunable; throws tilecl::Error when the variant has no such parameter.
+  std::int64_t value(const std::string& name) const;
+  // "regblock TILE_M=64 TILE_N=64 VEC=4", parsed back by parse().
+  std::string to_string() const;
+  static Parameters parse(const std::string& text);
+
+  bool operator==(const Parameters& other) const { return variant == other.variant && values == other.values; }
+  bool operator!=(const Parameters& other) const { return !(*this == other); }
+  bool operator<(const Parameters& other) const {
+    return variant != other.variant ? variant < other.variant : values < other.values;
+  }
+};
+
+// TILECL_TUNE: off (never tune: overrides, database entries, else device-derived defaults),
+// first-use (default: tune a key the first time a call meets it, within TILECL_TUNE_BUDGET_MS),
+// full (like first-use, but search the whole space within the budget).
+enum class Mode { Off, FirstUse, Full };
+Mode mode();
+
+// Where a call's parameters came from.
+enum class Origin { Override, Database, FirstUse, Tune, Default };
+const char* origin_name(Origin origin);
+
+struct Choice {
+  Parameters parameters;
+  Origin origin = Origin::Default;
+  std::string bucket;  // the shape bucket the choice is stored under
+};
+
+// The parameters a call of `op` on `dtype` at `shape` would use on the queue's device, resolved exactly as
+// the call resolves them (so with TILECL_TUNE=first-use this may tune). Shapes use the syntax of
+// `tilecl tune --shape` (see tunable_ops()).
+Choice parameters_for(const cl::CommandQueue& queue, const std::string& op, const std::string& dtype,
+                      const std::string& shape);
+
+// Forces `parameters` for every call of `op` on `dtype` on devices with this device's fingerprint, in this
+// process (like CLBlast's OverrideParameters). Validated against the op's search space constraints and the
+// device's limits; throws tilecl::Error when invalid. Overrides win over the database and tuning.
+void override_parameters(const cl::Device& device, const std::string& op, const std::string& dtype,
+                         const Parameters& parameters);
+
+// Forgets overrides and every choice held in memory (the database on disk is kept).
+void clear();
+
+// The ops the tuner knows, with their dtypes, shape syntax and representative shapes.
+struct OpDescription {
+  std::string name;
+  std::string family;
+  std::vector<std::string> dtypes;
+  std::string shape_syntax;
+  std::vector<std::string> default_shapes;
+};
+std::vector<OpDescription> tunable_ops();
+
+}  // namespace tilecl::tuning

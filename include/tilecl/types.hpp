@@ -1,0 +1,22 @@
+// Enumerations shared by the public API.
+#pragma once
+
+#include <cstdint>
+
+namespace tilecl {
+
+// Storage order of a matrix, as in BLAS.
+enum class Layout { RowMajor, ColMajor };
+
+// Whether an operand is used as stored or transposed, as in BLAS.
+enum class Transpose { No, Yes };
+
+// Reductions over a vector.
+enum class ReduceOp { Sum, Min, Max, ArgMin, ArgMax };
+
+// How a neighbourhood filter reads outside the image:
+//   Zero   - zeros;                       Clamp - replicate the edge (a a | a b c d | d d);
+//   Mirror - reflect without repeating the edge (d c b | a b c d | c b a);  Wrap - periodic.
+enum class Border { Zero, Clamp, Mirror, Wrap };
+
+}  // namespace tilecl

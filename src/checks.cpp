@@ -1,0 +1,96 @@
+#include "checks.hpp"
+
+#include <limits>
+
+#include "tilecl/error.hpp"
+
+namespace tilecl::detail {
+
+QueueTarget queue_target(const std::string& op, const cl::CommandQueue& queue) {
+  if (queue() == nullptr) throw Error(op, "queue", CL_INVALID_COMMAND_QUEUE, "the command queue is null");
+  try {
+    QueueTarget target;
+    target.context = queue.getInfo<CL_QUEUE_CONTEXT>();
+    target.device = queue.getInfo<CL_QUEUE_DEVICE>();
+    target.info = &device_info(target.device);
+    return target;
+  } catch (const cl::Error& error) {
+    throw Error(op, "queue", error.err(), "cannot query the command queue");
+  }
+}
+
+std::uint64_t checked_multiply(const std::string& op, const std::string& argument, std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
+    throw Error(op, argument, CL_INVALID_VALUE, "size overflows 64 bits (" + std::to_string(a) + " x " +
+                                                    std::to_string(b) + ")");
+  return a * b;
+}
+
+std::uint64_t checked_add(const std::string& op, const std::string& argument, std::uint64_t a, std::uint64_t b) {
+  if (b > std::numeric_limits<std::uint64_t>::max() - a)
+    throw Error(op, argument, CL_INVALID_VALUE, "size overflows 64 bits");
+  return a + b;
+}
+
+void check_buffer(const std::string& op, const std::string& argument, const cl::Buffer& buffer,
+                  const cl::Context& context, std::uint64_t offset, std::uint64_t extent, std::size_t element_size) {
+  if (buffer() == nullptr) throw Error(op, argument, CL_INVALID_MEM_OBJECT, "the buffer is null");
+  std::size_t size = 0;
+  cl_context owner = nullptr;
+  try {
+    size = buffer.getInfo<CL_MEM_SIZE>();
+    owner = buffer.getInfo<CL_MEM_CONTEXT>()();
+  } catch (const cl::Error& error) {
+    throw Error(op, argument, error.err(), "not a valid buffer");
+  }
+  if (owner != context())
+    throw Error(op, argument, CL_INVALID_CONTEXT, "the buffer belongs to another context than the queue");
+  const std::uint64_t end = checked_add(op, argument, offset, extent);
+  const std::uint64_t needed = checked_multiply(op, argument, end, element_size);
+  if (needed > size)
+    throw Error(op, argument, CL_INVALID_BUFFER_SIZE,
+                "buffer too small: elements [" + std::to_string(offset) + ", " + std::to_string(end) + ") of " +
+                    std::to_string(element_size) + " bytes need " + std::to_string(needed) + " bytes, it holds " +
+                    std::to_string(size));
+}
+
+void check_kernel_extent(const std::string& op, const std::string& argument, std::uint64_t value) {
+  if (value > kMaxKernelExtent)
+    throw Error(op, argument, CL_INVALID_VALUE,
+                std::to_string(value) + " exceeds the kernels' 32-bit index range (at most 2^31 - 1)");
+}
+
+void check_dtype_supported(const std::string& op, const DTypeInfo& dtype, const DeviceInfo& device) {
+  if (dtype.needs_fp64 && !device.fp64)
+    throw Error(op, "dtype", CL_INVALID_DEVICE,
+                std::string(dtype.name) + " needs cl_khr_fp64, which device '" + device.device_name + "' lacks");
+}
+
+namespace {
+
+// The buffer's root allocation and its byte offset in it.
+std::pair<cl_mem, std::uint64_t> resolve(const cl::Buffer& buffer) {
+  cl_mem parent = nullptr;
+  std::size_t origin = 0;
+  clGetMemObjectInfo(buffer(), CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(parent), &parent, nullptr);
+  if (parent == nullptr) return {buffer(), 0};
+  clGetMemObjectInfo(buffer(), CL_MEM_OFFSET, sizeof(origin), &origin, nullptr);
+  return {parent, origin};
+}
+
+}  // namespace
+
+void check_no_overlap(const std::string& op, const std::string& a_name, const cl::Buffer& a, std::uint64_t a_offset,
+                      std::uint64_t a_extent, const std::string& b_name, const cl::Buffer& b, std::uint64_t b_offset,
+                      std::uint64_t b_extent, std::size_t element_size) {
+  if (a_extent == 0 || b_extent == 0) return;
+  auto [a_root, a_base] = resolve(a);
+  auto [b_root, b_base] = resolve(b);
+  if (a_root != b_root) return;
+  const std::uint64_t a_begin = a_base + a_offset * element_size, a_end = a_begin + a_extent * element_size;
+  const std::uint64_t b_begin = b_base + b_offset * element_size, b_end = b_begin + b_extent * element_size;
+  if (a_begin < b_end && b_begin < a_end)
+    throw Error(op, b_name, CL_MEM_COPY_OVERLAP, "overlaps " + a_name + " in the same buffer");
+}
+
+}  // namespace tilecl::detail

@@ -1,0 +1,50 @@
+// Argument validation shared by every op. Each check throws tilecl::Error naming the op, the argument and
+// an OpenCL error, before anything is enqueued.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "dtype.hpp"
+#include "tilecl/device.hpp"
+
+namespace tilecl::detail {
+
+// Kernels index with 32-bit signed integers; every extent a kernel sees must stay below this.
+constexpr std::uint64_t kMaxKernelExtent = (std::uint64_t{1} << 31) - 1;
+
+// What an op learns from its queue: context, device and the device's properties.
+struct QueueTarget {
+  cl::Context context;
+  cl::Device device;
+  const DeviceInfo* info;
+};
+QueueTarget queue_target(const std::string& op, const cl::CommandQueue& queue);
+
+std::uint64_t checked_multiply(const std::string& op, const std::string& argument, std::uint64_t a, std::uint64_t b);
+std::uint64_t checked_add(const std::string& op, const std::string& argument, std::uint64_t a, std::uint64_t b);
+
+// The buffer is valid, belongs to the queue's context and holds elements [offset, offset + extent).
+void check_buffer(const std::string& op, const std::string& argument, const cl::Buffer& buffer,
+                  const cl::Context& context, std::uint64_t offset, std::uint64_t extent, std::size_t element_size);
+
+// The value fits the kernels' 32-bit indexing.
+void check_kernel_extent(const std::string& op, const std::string& argument, std::uint64_t value);
+
+// double needs cl_khr_fp64.
+void check_dtype_supported(const std::string& op, const DTypeInfo& dtype, const DeviceInfo& device);
+
+// Element ranges [a_offset, a_offset + a_extent) and [b_offset, ...) of two buffers share no byte
+// (sub-buffers of one buffer are resolved to their parent).
+void check_no_overlap(const std::string& op, const std::string& a_name, const cl::Buffer& a, std::uint64_t a_offset,
+                      std::uint64_t a_extent, const std::string& b_name, const cl::Buffer& b, std::uint64_t b_offset,
+                      std::uint64_t b_extent, std::size_t element_size);
+
+inline std::uint64_t round_up(std::uint64_t value, std::uint64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+inline std::uint64_t ceil_div(std::uint64_t value, std::uint64_t divisor) { return (value + divisor - 1) / divisor; }
+
+}  // namespace tilecl::detail

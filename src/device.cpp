@@ -1,0 +1,200 @@
+#include "tilecl/device.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <vector>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include "hash.hpp"
+#include "tilecl/error.hpp"
+
+namespace tilecl {
+namespace {
+
+// OpenCL 3.0 query; older headers may lack the name.
+constexpr cl_device_info kPreferredWorkGroupMultiple = 0x1067;
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\0' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+// Asks a trivial kernel for its preferred work-group multiple: the portable way before OpenCL 3.0.
+size_t probe_work_group_multiple(const cl::Device& device) {
+  try {
+    cl::Context context(device);
+    cl::Program program(context, "__kernel void tilecl_probe(__global int* x) { x[get_global_id(0)] = 0; }");
+    program.build({device});
+    cl::Kernel kernel(program, "tilecl_probe");
+    return kernel.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(device);
+  } catch (const cl::Error&) {
+    return 1;
+  }
+}
+
+DeviceInfo query(const cl::Device& device) {
+  DeviceInfo info;
+  try {
+    cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
+    info.platform_name = trimmed(platform.getInfo<CL_PLATFORM_NAME>());
+    info.platform_version = trimmed(platform.getInfo<CL_PLATFORM_VERSION>());
+    info.device_name = trimmed(device.getInfo<CL_DEVICE_NAME>());
+    info.device_vendor = trimmed(device.getInfo<CL_DEVICE_VENDOR>());
+    info.device_version = trimmed(device.getInfo<CL_DEVICE_VERSION>());
+    info.driver_version = trimmed(device.getInfo<CL_DRIVER_VERSION>());
+    info.opencl_c_version = trimmed(device.getInfo<CL_DEVICE_OPENCL_C_VERSION>());
+    info.type = device.getInfo<CL_DEVICE_TYPE>();
+    info.compute_units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    info.max_clock_mhz = device.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
+    info.max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    auto item_sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    for (size_t i = 0; i < 3 && i < item_sizes.size(); ++i) info.max_work_item_sizes[i] = item_sizes[i];
+    info.local_memory_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    info.local_memory_is_dedicated = device.getInfo<CL_DEVICE_LOCAL_MEM_TYPE>() == CL_LOCAL;
+    info.global_memory_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+    info.max_allocation_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    info.extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+    info.native_vector_width_float = device.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT>();
+    info.native_vector_width_double = device.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE>();
+  } catch (const cl::Error& error) {
+    throw Error("device_info", "device", error.err(), std::string("querying the device failed in ") + error.what());
+  }
+  info.fp64 = info.has_extension("cl_khr_fp64");
+  info.subgroups = info.has_extension("cl_khr_subgroups");
+
+  size_t multiple = 0;
+  if (clGetDeviceInfo(device(), kPreferredWorkGroupMultiple, sizeof(multiple), &multiple, nullptr) != CL_SUCCESS ||
+      multiple == 0) {
+    multiple = probe_work_group_multiple(device);
+  }
+  info.preferred_work_group_multiple = multiple == 0 ? 1 : multiple;
+  return info;
+}
+
+}  // namespace
+
+bool DeviceInfo::has_extension(const std::string& name) const {
+  std::istringstream words(extensions);
+  std::string word;
+  while (words >> word) {
+    if (word == name) return true;
+  }
+  return false;
+}
+
+std::string DeviceInfo::identity_text() const {
+  std::ostringstream text;
+  text << "platform_name=" << platform_name << "\n"
+       << "platform_version=" << platform_version << "\n"
+       << "device_name=" << device_name << "\n"
+       << "device_vendor=" << device_vendor << "\n"
+       << "device_version=" << device_version << "\n"
+       << "driver_version=" << driver_version << "\n"
+       << "opencl_c_version=" << opencl_c_version << "\n"
+       << "compute_units=" << compute_units << "\n";
+  return text.str();
+}
+
+std::string DeviceInfo::fingerprint() const { return detail::hash_hex(identity_text()); }
+
+const DeviceInfo& device_info(const cl::Device& device) {
+  static std::mutex mutex;
+  static std::map<cl_device_id, std::unique_ptr<DeviceInfo>> known;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = known.find(device());
+    if (found != known.end()) return *found->second;
+  }
+  auto info = std::make_unique<DeviceInfo>(query(device));
+  std::lock_guard<std::mutex> lock(mutex);
+  auto inserted = known.emplace(device(), std::move(info));
+  return *inserted.first->second;
+}
+
+cl::Device queue_device(const cl::CommandQueue& queue) {
+  try {
+    return queue.getInfo<CL_QUEUE_DEVICE>();
+  } catch (const cl::Error& error) {
+    throw Error("queue", "queue", error.err(), "cannot read the queue's device (is the queue valid?)");
+  }
+}
+
+namespace {
+
+std::string lower(std::string text) {
+  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+bool is_index(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// The position of the entry `selector` names in `names`, or -1.
+long pick(const std::string& selector, const std::vector<std::string>& names) {
+  if (selector.empty()) return names.empty() ? -1 : 0;
+  if (is_index(selector)) {
+    const unsigned long index = std::stoul(selector);
+    return index < names.size() ? static_cast<long>(index) : -1;
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (lower(names[i]).find(lower(selector)) != std::string::npos) return static_cast<long>(i);
+  }
+  return -1;
+}
+
+std::string env_or(const std::string& given, const char* variable) {
+  if (!given.empty()) return given;
+  const char* value = std::getenv(variable);
+  return value != nullptr ? value : "";
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> split_device_selector(const std::string& selector) {
+  auto colon = selector.find(':');
+  if (colon == std::string::npos) return {selector, ""};
+  return {selector.substr(0, colon), selector.substr(colon + 1)};
+}
+
+cl::Device select_device(const std::string& platform_selector, const std::string& device_selector) {
+  const std::string platform_choice = env_or(platform_selector, "TILECL_PLATFORM");
+  const std::string device_choice = env_or(device_selector, "TILECL_DEVICE");
+  std::vector<cl::Platform> platforms;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error& error) {
+    throw Error("select_device", "platform", error.err(), "no OpenCL platform found (is an ICD installed?)");
+  }
+  std::vector<std::string> platform_names;
+  for (const auto& platform : platforms) platform_names.push_back(platform.getInfo<CL_PLATFORM_NAME>());
+  const long platform_index = pick(platform_choice, platform_names);
+  std::string available;
+  for (size_t i = 0; i < platform_names.size(); ++i) available += " [" + std::to_string(i) + "] " + platform_names[i];
+  if (platform_index < 0)
+    throw Error("select_device", "platform", CL_DEVICE_NOT_FOUND,
+                "no platform matches '" + platform_choice + "'; available:" + available);
+  std::vector<cl::Device> devices;
+  try {
+    platforms[static_cast<size_t>(platform_index)].getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  } catch (const cl::Error& error) {
+    throw Error("select_device", "device", error.err(), "platform '" + platform_names[platform_index] + "' has no devices");
+  }
+  std::vector<std::string> device_names;
+  for (const auto& device : devices) device_names.push_back(device.getInfo<CL_DEVICE_NAME>());
+  const long device_index = pick(device_choice, device_names);
+  if (device_index < 0) {
+    available.clear();
+    for (size_t i = 0; i < device_names.size(); ++i) available += " [" + std::to_string(i) + "] " + device_names[i];
+    throw Error("select_device", "device", CL_DEVICE_NOT_FOUND,
+                "no device matches '" + device_choice + "' on platform '" + platform_names[platform_index] +
+                    "'; available:" + available);
+  }
+  return devices[static_cast<size_t>(device_index)];
+}
+
+}  // namespace tilecl

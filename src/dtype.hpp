@@ -1,0 +1,44 @@
+// Element types the kernels are built for, and what the host needs to know about them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tilecl::detail {
+
+struct DTypeInfo {
+  const char* name;     // in keys, the tuning database and tables: "float", "double", "int32", "uint8"
+  const char* cl_type;  // the OpenCL C type: DTYPE=<cl_type>
+  std::size_t size;
+  bool needs_fp64;
+};
+
+template <typename T>
+struct DTypeOf;
+template <>
+struct DTypeOf<float> {
+  static constexpr DTypeInfo info{"float", "float", 4, false};
+};
+template <>
+struct DTypeOf<double> {
+  static constexpr DTypeInfo info{"double", "double", 8, true};
+};
+template <>
+struct DTypeOf<std::int32_t> {
+  static constexpr DTypeInfo info{"int32", "int", 4, false};
+};
+template <>
+struct DTypeOf<std::uint8_t> {
+  static constexpr DTypeInfo info{"uint8", "uchar", 1, false};
+};
+
+template <typename T>
+constexpr const DTypeInfo& dtype_of() {
+  return DTypeOf<T>::info;
+}
+
+// Looks a dtype up by name; nullptr when unknown.
+const DTypeInfo* dtype_named(const std::string& name);
+
+}  // namespace tilecl::detail

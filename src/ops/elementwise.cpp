@@ -1,0 +1,320 @@
+// vector_add and axpy: validate -> parameters -> program -> kernel lease -> enqueue.
+#include "ops/elementwise.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "checks.hpp"
+#include "launch.hpp"
+#include "ops/tunable_ops.hpp"
+#include "program_cache.hpp"
+#include "tilecl/elementwise.hpp"
+#include "tilecl/error.hpp"
+#include "tuning/scratch.hpp"
+#include "tuning/tuning_service.hpp"
+
+namespace tilecl {
+namespace detail {
+namespace {
+
+constexpr const char* kFamily = "elementwise";
+// Elements per launch: keeps every index inside a kernel well within 32 bits.
+constexpr std::uint64_t kChunkElements = std::uint64_t{1} << 30;
+
+enum class Kind { Add, Axpy };
+
+const char* op_name(Kind kind) { return kind == Kind::Add ? "vector_add" : "axpy"; }
+const char* kernel_stem(Kind kind) { return kind == Kind::Add ? "elementwise_add" : "elementwise_axpy"; }
+
+// The buffers of one call. For axpy, `second` is unused and `output` (y) is also read.
+struct Operands {
+  const cl::Buffer* first;
+  std::uint64_t first_offset;
+  const cl::Buffer* second;
+  std::uint64_t second_offset;
+  cl::Buffer* output;
+  std::uint64_t output_offset;
+};
+
+void validate(Kind kind, const QueueTarget& target, const DTypeInfo& dtype, std::uint64_t n, const Operands& operands) {
+  const std::string op = op_name(kind);
+  check_dtype_supported(op, dtype, *target.info);
+  const char* first_name = kind == Kind::Add ? "a" : "x";
+  const char* output_name = kind == Kind::Add ? "c" : "y";
+  check_buffer(op, first_name, *operands.first, target.context, operands.first_offset, n, dtype.size);
+  if (kind == Kind::Add) check_buffer(op, "b", *operands.second, target.context, operands.second_offset, n, dtype.size);
+  check_buffer(op, output_name, *operands.output, target.context, operands.output_offset, n, dtype.size);
+  // The output may be an input exactly (in place), but must not partly overlap one.
+  auto check_input = [&](const char* name, const cl::Buffer& input, std::uint64_t offset) {
+    if (input() == (*operands.output)() && offset == operands.output_offset) return;
+    check_no_overlap(op, name, input, offset, n, output_name, *operands.output, operands.output_offset, n, dtype.size);
+  };
+  check_input(first_name, *operands.first, operands.first_offset);
+  if (kind == Kind::Add) check_input("b", *operands.second, operands.second_offset);
+}
+
+BuildOptions build_options_for(const DTypeInfo& dtype, const Config& config) {
+  BuildOptions options;
+  options.define("DTYPE", dtype.cl_type);
+  elementwise_search_space().add_build_macros(config, options);
+  return options;
+}
+
+template <typename T>
+cl::Event launch(Kind kind, const QueueTarget& target, cl::CommandQueue& queue, const Config& config, std::uint64_t n,
+                 T alpha, const Operands& operands, const std::vector<cl::Event>* wait) {
+  const std::string op = op_name(kind);
+  const DTypeInfo& dtype = dtype_of<T>();
+  auto program = ProgramCache::instance().get(target.context, target.device, kFamily, build_options_for(dtype, config), op);
+  const std::string kernel_name = std::string(kernel_stem(kind)) + "_" + config.variant;
+  const std::uint64_t work_group = static_cast<std::uint64_t>(config.value("WG_X"));
+  check_work_group_fits(op, *program, kernel_name, work_group);
+  const bool vectorized = config.variant == "vector";
+  const std::uint64_t per_item = vectorized ? static_cast<std::uint64_t>(config.value("VEC") * config.value("WPT")) : 1;
+
+  std::vector<cl::Event> events;
+  for (std::uint64_t start = 0; start < n; start += kChunkElements) {
+    const std::uint64_t count = std::min(kChunkElements, n - start);
+    const std::uint64_t items = ceil_div(count, per_item);
+    const std::uint64_t global = work_group > 0 ? round_up(items, work_group) : items;
+    auto lease = program->lease(kernel_name, op);
+    const cl_int count_arg = static_cast<cl_int>(count);
+    const cl_ulong first_offset = operands.first_offset + start, output_offset = operands.output_offset + start;
+    if (kind == Kind::Add) {
+      const cl_ulong second_offset = operands.second_offset + start;
+      set_kernel_args(op, lease.kernel(), count_arg, *operands.first, first_offset, *operands.second, second_offset,
+                      *operands.output, output_offset);
+    } else {
+      set_kernel_args(op, lease.kernel(), count_arg, alpha, *operands.first, first_offset, *operands.output,
+                      output_offset);
+    }
+    events.push_back(enqueue_kernel(op, queue, lease.kernel(), cl::NDRange(global),
+                                    work_group > 0 ? cl::NDRange(work_group) : cl::NullRange,
+                                    start == 0 ? wait : nullptr));
+  }
+  if (events.size() == 1) return events.front();
+  cl::Event done;
+  queue.enqueueMarkerWithWaitList(&events, &done);
+  return done;
+}
+
+// Shapes that share a choice: n below 2^14, 2^18, 2^22, and everything larger.
+struct Bucket {
+  const char* name;
+  std::uint64_t timing_n;
+};
+Bucket bucket_of(std::uint64_t n) {
+  if (n < (1u << 14)) return {"n<2^14", 1u << 13};
+  if (n < (1u << 18)) return {"n<2^18", 1u << 17};
+  if (n < (1u << 22)) return {"n<2^22", 1u << 21};
+  return {"n>=2^22", 1u << 24};
+}
+
+template <typename T>
+class ElementwiseSubject : public TuningSubject {
+ public:
+  ElementwiseSubject(Kind kind, std::uint64_t n) : kind_(kind), bucket_(bucket_of(n)) {}
+
+  TuningKey key() const override { return {op_name(kind_), dtype_of<T>().name, bucket_.name}; }
+  std::string family() const override { return kFamily; }
+  std::string timing_shape() const override { return "n=" + std::to_string(bucket_.timing_n); }
+  SearchSpace search_space(const DeviceInfo&) const override { return elementwise_search_space(); }
+  Config default_config(const DeviceInfo& device) const override {
+    return elementwise_default_config(dtype_of<T>(), device);
+  }
+  BuildOptions build_options(const Config& config) const override { return build_options_for(dtype_of<T>(), config); }
+
+  void prepare(const cl::CommandQueue& queue, std::uint64_t seed) override {
+    std::mt19937_64 random(seed);
+    queue_ = queue;
+    const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
+    timing_first_ = upload(context, queue_, random_values<T>(bucket_.timing_n, random));
+    timing_second_ = upload(context, queue_, random_values<T>(bucket_.timing_n, random));
+    timing_output_ = upload(context, queue_, random_values<T>(bucket_.timing_n, random));
+    verify_first_values_ = random_values<T>(kVerifyOffset + kVerifyN, random);
+    verify_second_values_ = random_values<T>(kVerifyOffset + kVerifyN, random);
+    verify_output_values_ = random_values<T>(kVerifyOffset + kVerifyN, random);
+    verify_first_ = upload(context, queue_, verify_first_values_);
+    verify_second_ = upload(context, queue_, verify_second_values_);
+    verify_output_ = cl::Buffer(context, CL_MEM_READ_WRITE, (kVerifyOffset + kVerifyN) * sizeof(T));
+    expected_.resize(kVerifyOffset + kVerifyN);
+    for (std::size_t i = 0; i < expected_.size(); ++i) {
+      const double first = verify_first_values_[i], output = verify_output_values_[i];
+      const bool inside = i >= kVerifyOffset;
+      expected_[i] = !inside ? output
+                     : kind_ == Kind::Add ? first + static_cast<double>(verify_second_values_[i])
+                                          : static_cast<double>(kAlpha) * first + output;
+    }
+  }
+
+  std::vector<cl::Event> run(cl::CommandQueue& queue, const Config& config) override {
+    auto target = queue_target(op_name(kind_), queue);
+    Operands operands{&timing_first_, 0, &timing_second_, 0, &timing_output_, 0};
+    return {launch<T>(kind_, target, queue, config, bucket_.timing_n, kAlpha, operands, nullptr)};
+  }
+
+  std::string verify(cl::CommandQueue& queue, const Config& config) override {
+    auto target = queue_target(op_name(kind_), queue);
+    queue.enqueueWriteBuffer(verify_output_, CL_TRUE, 0, verify_output_values_.size() * sizeof(T),
+                             verify_output_values_.data());
+    Operands operands{&verify_first_, kVerifyOffset, &verify_second_, kVerifyOffset, &verify_output_, kVerifyOffset};
+    launch<T>(kind_, target, queue, config, kVerifyN, kAlpha, operands, nullptr).wait();
+    const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+    return compare_with_reference(download<T>(queue, verify_output_, expected_.size()), expected_, tolerance);
+  }
+
+  double work() const override { return 3.0 * static_cast<double>(bucket_.timing_n) * sizeof(T); }
+  const char* work_unit() const override { return "byte"; }
+
+ private:
+  static constexpr std::size_t kVerifyN = 12347;  // prime: not a multiple of any VEC * WPT
+  static constexpr std::size_t kVerifyOffset = 3;
+  static constexpr T kAlpha = static_cast<T>(0.75);
+
+  Kind kind_;
+  Bucket bucket_;
+  cl::CommandQueue queue_;
+  cl::Buffer timing_first_, timing_second_, timing_output_;
+  cl::Buffer verify_first_, verify_second_, verify_output_;
+  std::vector<T> verify_first_values_, verify_second_values_, verify_output_values_;
+  std::vector<double> expected_;
+};
+
+std::unique_ptr<TuningSubject> make_subject(Kind kind, const std::string& dtype, std::uint64_t n) {
+  if (dtype == "float") return std::make_unique<ElementwiseSubject<float>>(kind, n);
+  if (dtype == "double") return std::make_unique<ElementwiseSubject<double>>(kind, n);
+  throw Error(op_name(kind), "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float or double");
+}
+
+template <typename T>
+cl::Event run_elementwise(Kind kind, const Config* explicit_config, cl::CommandQueue& queue, std::uint64_t n, T alpha,
+                          const Operands& operands, const std::vector<cl::Event>* wait) {
+  if (n == 0) return cl::Event();
+  const auto target = queue_target(op_name(kind), queue);
+  validate(kind, target, dtype_of<T>(), n, operands);
+  Config config;
+  if (explicit_config != nullptr) {
+    config = *explicit_config;
+    std::string why = elementwise_search_space().validate(config, *target.info);
+    if (!why.empty()) throw Error(op_name(kind), "config", CL_INVALID_VALUE, config.to_string() + ": " + why);
+  } else {
+    ElementwiseSubject<T> subject(kind, n);
+    config = TuningService::instance().choose(target, subject).parameters;
+  }
+  return launch<T>(kind, target, queue, config, n, alpha, operands, wait);
+}
+
+}  // namespace
+
+SearchSpace elementwise_search_space() {
+  const std::vector<std::int64_t> work_groups{0, 32, 64, 128, 256, 512, 1024};
+  Constraint fits_device{"WG_X <= the device's max work-group size",
+                         [](const Values& v, const DeviceInfo& d) {
+                           return static_cast<std::uint64_t>(at(v, "WG_X")) <= d.max_work_group_size;
+                         }};
+  VariantSpace naive{"naive", {{"WG_X", work_groups, ParameterKind::Launch}}, {fits_device}};
+  VariantSpace vector{"vector",
+                      {{"VEC", {1, 2, 4, 8, 16}},
+                       {"WPT", {1, 2, 4, 8}},
+                       {"USE_STRIDED", {0, 1}},
+                       {"WG_X", work_groups, ParameterKind::Launch}},
+                      {fits_device,
+                       {"VEC in {1, 2, 4, 8, 16}",
+                        [](const Values& v, const DeviceInfo&) {
+                          const auto vec = at(v, "VEC");
+                          return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16;
+                        }},
+                       {"1 <= WPT <= 64", [](const Values& v, const DeviceInfo&) {
+                          return at(v, "WPT") >= 1 && at(v, "WPT") <= 64;
+                        }},
+                       {"USE_STRIDED in {0, 1}", [](const Values& v, const DeviceInfo&) {
+                          return at(v, "USE_STRIDED") == 0 || at(v, "USE_STRIDED") == 1;
+                        }}}};
+  return SearchSpace({naive, vector});
+}
+
+Config elementwise_default_config(const DTypeInfo& dtype, const DeviceInfo& device) {
+  Config config{"vector", {}};
+  if (device.is_cpu()) {
+    // One SIMD register per access, each work-item streaming its own contiguous block; PoCL picks the
+    // work-group size.
+    const unsigned width = dtype.size == 8 ? device.native_vector_width_double : device.native_vector_width_float;
+    config.values = {{"VEC", std::clamp<std::int64_t>(width, 1, 16)}, {"WPT", 4}, {"USE_STRIDED", 0}, {"WG_X", 0}};
+  } else {
+    // 16-byte accesses (what GPU memory systems coalesce best), interleaved across work-items; 256 work-items,
+    // or the device's maximum if lower.
+    const std::int64_t vec = std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(dtype.size));
+    const std::int64_t work_group =
+        std::min<std::int64_t>(256, static_cast<std::int64_t>(device.max_work_group_size));
+    config.values = {{"VEC", vec}, {"WPT", 4}, {"USE_STRIDED", 1}, {"WG_X", work_group}};
+  }
+  return config;
+}
+
+template <typename T>
+cl::Event vector_add_with(const Config& config, cl::CommandQueue& queue, std::size_t n, const cl::Buffer& a,
+                          std::size_t a_offset, const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c,
+                          std::size_t c_offset, const std::vector<cl::Event>* wait) {
+  return run_elementwise<T>(Kind::Add, &config, queue, n, T(0), Operands{&a, a_offset, &b, b_offset, &c, c_offset},
+                            wait);
+}
+
+template <typename T>
+cl::Event axpy_with(const Config& config, cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x,
+                    std::size_t x_offset, cl::Buffer& y, std::size_t y_offset, const std::vector<cl::Event>* wait) {
+  return run_elementwise<T>(Kind::Axpy, &config, queue, n, alpha, Operands{&x, x_offset, nullptr, 0, &y, y_offset},
+                            wait);
+}
+
+std::vector<TunableOp> elementwise_tunable_ops() {
+  auto entry = [](Kind kind) {
+    TunableOp op;
+    op.description = {op_name(kind), kFamily, {"float", "double"}, "N (elements), e.g. 1048576 or 2^20",
+                      {"2^13", "2^17", "2^21", "2^24"}};
+    op.make_subject = [kind](const std::string& dtype, const std::string& shape) {
+      return make_subject(kind, dtype, parse_size(op_name(kind), shape));
+    };
+    return op;
+  };
+  return {entry(Kind::Add), entry(Kind::Axpy)};
+}
+
+template cl::Event vector_add_with<float>(const Config&, cl::CommandQueue&, std::size_t, const cl::Buffer&, std::size_t,
+                                          const cl::Buffer&, std::size_t, cl::Buffer&, std::size_t,
+                                          const std::vector<cl::Event>*);
+template cl::Event vector_add_with<double>(const Config&, cl::CommandQueue&, std::size_t, const cl::Buffer&,
+                                           std::size_t, const cl::Buffer&, std::size_t, cl::Buffer&, std::size_t,
+                                           const std::vector<cl::Event>*);
+template cl::Event axpy_with<float>(const Config&, cl::CommandQueue&, std::size_t, float, const cl::Buffer&,
+                                    std::size_t, cl::Buffer&, std::size_t, const std::vector<cl::Event>*);
+template cl::Event axpy_with<double>(const Config&, cl::CommandQueue&, std::size_t, double, const cl::Buffer&,
+                                     std::size_t, cl::Buffer&, std::size_t, const std::vector<cl::Event>*);
+
+}  // namespace detail
+
+template <typename T>
+cl::Event vector_add(cl::CommandQueue& queue, std::size_t n, const cl::Buffer& a, std::size_t a_offset,
+                     const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c, std::size_t c_offset,
+                     const std::vector<cl::Event>* wait) {
+  return detail::run_elementwise<T>(detail::Kind::Add, nullptr, queue, n, T(0),
+                                    detail::Operands{&a, a_offset, &b, b_offset, &c, c_offset}, wait);
+}
+
+template <typename T>
+cl::Event axpy(cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x, std::size_t x_offset,
+               cl::Buffer& y, std::size_t y_offset, const std::vector<cl::Event>* wait) {
+  return detail::run_elementwise<T>(detail::Kind::Axpy, nullptr, queue, n, alpha,
+                                    detail::Operands{&x, x_offset, nullptr, 0, &y, y_offset}, wait);
+}
+
+template cl::Event vector_add<float>(cl::CommandQueue&, std::size_t, const cl::Buffer&, std::size_t, const cl::Buffer&,
+                                     std::size_t, cl::Buffer&, std::size_t, const std::vector<cl::Event>*);
+template cl::Event vector_add<double>(cl::CommandQueue&, std::size_t, const cl::Buffer&, std::size_t,
+                                      const cl::Buffer&, std::size_t, cl::Buffer&, std::size_t,
+                                      const std::vector<cl::Event>*);
+template cl::Event axpy<float>(cl::CommandQueue&, std::size_t, float, const cl::Buffer&, std::size_t, cl::Buffer&,
+                               std::size_t, const std::vector<cl::Event>*);
+template cl::Event axpy<double>(cl::CommandQueue&, std::size_t, double, const cl::Buffer&, std::size_t, cl::Buffer&,
+                                std::size_t, const std::vector<cl::Event>*);
+
+}  // namespace tilecl

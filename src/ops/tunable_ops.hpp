@@ -1,0 +1,12 @@
+// Each op module's tuning entries (see tuning/op_registry.hpp).
+#pragma once
+
+#include <vector>
+
+#include "tuning/op_registry.hpp"
+
+namespace tilecl::detail {
+
+std::vector<TunableOp> elementwise_tunable_ops();
+
+}  // namespace tilecl::detail

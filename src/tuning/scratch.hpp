@@ -1,0 +1,57 @@
+// Scratch data for tuning subjects: random buffers (never zeros) and result comparison.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace tilecl::detail {
+
+// Uniform values in [-1, 1) for floating types, [-100, 100] for integers.
+template <typename T>
+std::vector<T> random_values(std::size_t count, std::mt19937_64& random) {
+  std::vector<T> values(count);
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<double> distribution(-1.0, 1.0);
+    for (auto& value : values) value = static_cast<T>(distribution(random));
+  } else {
+    std::uniform_int_distribution<int> distribution(std::is_signed_v<T> ? -100 : 0, std::is_signed_v<T> ? 100 : 255);
+    for (auto& value : values) value = static_cast<T>(distribution(random));
+  }
+  return values;
+}
+
+// A device buffer holding `values` (at least one element, so zero-sized scratch stays valid).
+template <typename T>
+cl::Buffer upload(const cl::Context& context, cl::CommandQueue& queue, const std::vector<T>& values) {
+  cl::Buffer buffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(1, values.size()) * sizeof(T));
+  if (!values.empty()) queue.enqueueWriteBuffer(buffer, CL_TRUE, 0, values.size() * sizeof(T), values.data());
+  return buffer;
+}
+
+template <typename T>
+std::vector<T> download(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t count) {
+  std::vector<T> values(count);
+  if (count > 0) queue.enqueueReadBuffer(buffer, CL_TRUE, 0, count * sizeof(T), values.data());
+  return values;
+}
+
+// Empty when every got[i] is within tolerance * (1 + |expected[i]|) of expected[i]; else the first miss.
+template <typename T>
+std::string compare_with_reference(const std::vector<T>& got, const std::vector<double>& expected, double tolerance) {
+  if (got.size() != expected.size()) return "size differs";
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double value = static_cast<double>(got[i]);
+    if (!(std::abs(value - expected[i]) <= tolerance * (1.0 + std::abs(expected[i]))))
+      return "element " + std::to_string(i) + " is " + std::to_string(value) + ", expected " +
+             std::to_string(expected[i]);
+  }
+  return {};
+}
+
+}  // namespace tilecl::detail

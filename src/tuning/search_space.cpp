@@ -1,0 +1,120 @@
+#include "tuning/search_space.hpp"
+
+#include <sstream>
+
+#include "tilecl/error.hpp"
+
+namespace tilecl {
+
+std::int64_t tuning::Parameters::value(const std::string& name) const {
+  auto found = values.find(name);
+  if (found == values.end())
+    throw Error("tuning", name, CL_INVALID_VALUE, "variant '" + variant + "' has no parameter of that name");
+  return found->second;
+}
+
+std::string tuning::Parameters::to_string() const {
+  std::string text = variant;
+  for (const auto& [name, value] : values) text += " " + name + "=" + std::to_string(value);
+  return text;
+}
+
+tuning::Parameters tuning::Parameters::parse(const std::string& text) {
+  std::istringstream words(text);
+  Parameters parameters;
+  if (!(words >> parameters.variant))
+    throw Error("tuning", "parameters", CL_INVALID_VALUE, "empty parameter text");
+  std::string word;
+  while (words >> word) {
+    auto equals = word.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw Error("tuning", "parameters", CL_INVALID_VALUE, "expected NAME=VALUE, got '" + word + "'");
+    try {
+      std::size_t used = 0;
+      std::int64_t value = std::stoll(word.substr(equals + 1), &used);
+      if (used != word.size() - equals - 1) throw std::invalid_argument(word);
+      parameters.values[word.substr(0, equals)] = value;
+    } catch (const std::logic_error&) {
+      throw Error("tuning", "parameters", CL_INVALID_VALUE, "'" + word + "' does not have an integer value");
+    }
+  }
+  return parameters;
+}
+
+namespace detail {
+
+bool is_power_of_two(std::int64_t value) { return value > 0 && (value & (value - 1)) == 0; }
+
+const VariantSpace* SearchSpace::find(const std::string& variant) const {
+  for (const auto& space : variants_) {
+    if (space.variant == variant) return &space;
+  }
+  return nullptr;
+}
+
+std::vector<Config> SearchSpace::enumerate(const DeviceInfo& device) const {
+  std::vector<Config> configs;
+  for (const auto& space : variants_) {
+    // Odometer over the candidate lists.
+    std::vector<std::size_t> index(space.parameters.size(), 0);
+    for (;;) {
+      Config config;
+      config.variant = space.variant;
+      for (std::size_t p = 0; p < space.parameters.size(); ++p)
+        config.values[space.parameters[p].name] = space.parameters[p].candidates[index[p]];
+      bool valid = true;
+      for (const auto& constraint : space.constraints) {
+        if (!constraint.holds(config.values, device)) {
+          valid = false;
+          break;
+        }
+      }
+      if (valid) configs.push_back(std::move(config));
+      std::size_t p = 0;
+      while (p < index.size() && ++index[p] == space.parameters[p].candidates.size()) index[p++] = 0;
+      if (p == index.size()) break;
+    }
+  }
+  return configs;
+}
+
+std::string SearchSpace::validate(const Config& config, const DeviceInfo& device) const {
+  const VariantSpace* space = find(config.variant);
+  if (space == nullptr) return "unknown variant '" + config.variant + "'";
+  if (config.values.size() != space->parameters.size()) {
+    std::string expected;
+    for (const auto& parameter : space->parameters) expected += " " + parameter.name;
+    return "variant '" + config.variant + "' takes exactly these parameters:" + expected;
+  }
+  for (const auto& parameter : space->parameters) {
+    auto found = config.values.find(parameter.name);
+    if (found == config.values.end()) return "missing parameter " + parameter.name;
+    if (found->second < 0) return parameter.name + " must not be negative";
+  }
+  for (const auto& constraint : space->constraints) {
+    if (!constraint.holds(config.values, device)) return "violates " + constraint.description;
+  }
+  return {};
+}
+
+void SearchSpace::add_build_macros(const Config& config, BuildOptions& options) const {
+  const VariantSpace* space = find(config.variant);
+  if (space == nullptr) throw Error("tuning", "variant", CL_INVALID_VALUE, "unknown variant '" + config.variant + "'");
+  for (const auto& parameter : space->parameters) {
+    if (parameter.kind == ParameterKind::Build) options.define(parameter.name, config.values.at(parameter.name));
+  }
+}
+
+bool SearchSpace::same_program(const Config& a, const Config& b) const {
+  if (a.variant != b.variant) return false;
+  const VariantSpace* space = find(a.variant);
+  if (space == nullptr) return false;
+  for (const auto& parameter : space->parameters) {
+    if (parameter.kind == ParameterKind::Build && a.values.at(parameter.name) != b.values.at(parameter.name))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+}  // namespace tilecl

@@ -1,0 +1,107 @@
+#include "tuning/tuner.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "statistics.hpp"
+#include "tilecl/error.hpp"
+
+namespace tilecl::detail {
+namespace {
+
+double event_span_ms(const std::vector<cl::Event>& events) {
+  if (events.empty()) return 0;
+  cl::Event::waitForEvents(events);
+  const auto start = events.front().getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const auto end = events.back().getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+}
+
+}  // namespace
+
+const char* candidate_status_name(CandidateStatus status) {
+  switch (status) {
+    case CandidateStatus::Best: return "best";
+    case CandidateStatus::Measured: return "measured";
+    case CandidateStatus::BuildFailed: return "build failed";
+    case CandidateStatus::LaunchFailed: return "launch failed";
+    case CandidateStatus::WrongResult: return "wrong result";
+    case CandidateStatus::NotTried: return "not tried";
+  }
+  return "?";
+}
+
+double EventTimer::time_ms(TuningSubject& subject, cl::CommandQueue& queue, const Config& config) {
+  // The warm-up run also builds the program; a slow run means fewer repeats, to keep within the budget.
+  const double first = event_span_ms(subject.run(queue, config));
+  const int repeats = first > slow_run_ms_ ? 1 : repeats_;
+  std::vector<double> times;
+  for (int i = 0; i < repeats; ++i) times.push_back(event_span_ms(subject.run(queue, config)));
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+TuningOutcome run_tuner(TuningSubject& subject, cl::CommandQueue& queue, const std::vector<Config>& candidates,
+                        const Config& default_config, const TunerOptions& options, Timer& timer) {
+  const auto start = std::chrono::steady_clock::now();
+  TuningOutcome outcome;
+  subject.prepare(queue, options.seed);
+
+  std::size_t done = 0;
+  for (const Config& config : candidates) {
+    CandidateResult result;
+    result.config = config;
+    const double elapsed_ms = static_cast<double>(nanoseconds_since(start)) * 1e-6;
+    if (done > 0 && elapsed_ms > options.budget_ms) {
+      result.message = "budget spent";
+      outcome.results.push_back(std::move(result));
+      continue;
+    }
+    if (options.known_failures.count(config.to_string()) != 0) {
+      result.status = CandidateStatus::BuildFailed;
+      result.message = "failed before (recorded in the tuning database)";
+      outcome.results.push_back(std::move(result));
+      continue;
+    }
+    ++done;
+    try {
+      std::string difference = subject.verify(queue, config);
+      if (!difference.empty()) {
+        result.status = CandidateStatus::WrongResult;
+        result.message = difference;
+      } else {
+        result.time_ms = timer.time_ms(subject, queue, config);
+        result.status = CandidateStatus::Measured;
+      }
+    } catch (const BuildError& error) {
+      result.status = CandidateStatus::BuildFailed;
+      result.message = error.what();
+    } catch (const Error& error) {
+      result.status = CandidateStatus::LaunchFailed;
+      result.message = error.what();
+    } catch (const cl::Error& error) {
+      result.status = CandidateStatus::LaunchFailed;
+      result.message = std::string(error.what()) + " " + cl_error_name(error.err());
+    }
+    if (result.status == CandidateStatus::Measured) {
+      if (config == default_config) outcome.default_ms = result.time_ms;
+      if (!outcome.found || result.time_ms < outcome.best_ms) {
+        outcome.found = true;
+        outcome.best = config;
+        outcome.best_ms = result.time_ms;
+      }
+    }
+    outcome.results.push_back(std::move(result));
+    if (options.progress) options.progress(done, candidates.size());
+  }
+  for (auto& result : outcome.results) {
+    if (outcome.found && result.status == CandidateStatus::Measured && result.config == outcome.best)
+      result.status = CandidateStatus::Best;
+  }
+  outcome.elapsed_seconds = static_cast<double>(nanoseconds_since(start)) * 1e-9;
+  counters().tunings++;
+  counters().tuning_nanoseconds += nanoseconds_since(start);
+  return outcome;
+}
+
+}  // namespace tilecl::detail

@@ -1,0 +1,228 @@
+#include "tuning/tuning_db.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "cache_directory.hpp"
+#include "file_store.hpp"
+#include "log.hpp"
+
+namespace tilecl::detail {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kFormat = "tilecl-tuning";
+
+json device_json(const DeviceInfo& device) {
+  return {{"fingerprint", device.fingerprint()},     {"platform_name", device.platform_name},
+          {"platform_version", device.platform_version}, {"device_name", device.device_name},
+          {"device_vendor", device.device_vendor},   {"device_version", device.device_version},
+          {"driver_version", device.driver_version}, {"opencl_c_version", device.opencl_c_version},
+          {"compute_units", device.compute_units}};
+}
+
+json entry_json(const TuningEntry& entry) {
+  return {{"op", entry.op},
+          {"dtype", entry.dtype},
+          {"bucket", entry.bucket},
+          {"source", entry.source_hash},
+          {"variant", entry.parameters.variant},
+          {"params", entry.parameters.values},
+          {"time_ms", entry.time_ms},
+          {"default_ms", entry.default_ms},
+          {"origin", entry.origin},
+          {"date", entry.date},
+          {"shape", entry.shape}};
+}
+
+TuningEntry entry_from(const json& j) {
+  TuningEntry entry;
+  entry.op = j.at("op").get<std::string>();
+  entry.dtype = j.at("dtype").get<std::string>();
+  entry.bucket = j.at("bucket").get<std::string>();
+  entry.source_hash = j.at("source").get<std::string>();
+  entry.parameters.variant = j.at("variant").get<std::string>();
+  entry.parameters.values = j.at("params").get<std::map<std::string, std::int64_t>>();
+  entry.time_ms = j.value("time_ms", 0.0);
+  entry.default_ms = j.value("default_ms", 0.0);
+  entry.origin = j.value("origin", std::string("tune"));
+  entry.date = j.value("date", std::string());
+  entry.shape = j.value("shape", std::string());
+  return entry;
+}
+
+}  // namespace
+
+std::string utc_now() {
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+TuningDatabase::TuningDatabase(const DeviceInfo& device) : device_(device) {
+  if (auto root = tuning_root()) path_ = *root / (device.fingerprint() + ".json");
+}
+
+TuningDatabase::TuningDatabase(fs::path path, const DeviceInfo& device) : path_(std::move(path)), device_(device) {}
+
+std::string TuningDatabase::to_json_text(const DeviceInfo& device, const TuningRecords& records) {
+  json document = {{"format", kFormat}, {"version", kTuningDatabaseVersion}, {"device", device_json(device)}};
+  document["entries"] = json::array();
+  for (const auto& entry : records.entries) document["entries"].push_back(entry_json(entry));
+  document["failures"] = json::array();
+  for (const auto& failure : records.failures)
+    document["failures"].push_back({{"op", failure.op},
+                                     {"dtype", failure.dtype},
+                                     {"source", failure.source_hash},
+                                     {"config", failure.config},
+                                     {"reason", failure.reason}});
+  return document.dump(1) + "\n";
+}
+
+std::optional<TuningRecords> TuningDatabase::from_json_text(const std::string& text, const DeviceInfo* device,
+                                                            std::string& why) {
+  json document = json::parse(text, nullptr, false);
+  if (document.is_discarded() || !document.is_object()) {
+    why = "not valid JSON";
+    return std::nullopt;
+  }
+  try {
+    if (document.value("format", std::string()) != kFormat) {
+      why = "not a tilecl tuning database";
+      return std::nullopt;
+    }
+    if (document.value("version", 0) != kTuningDatabaseVersion) {
+      why = "database version " + std::to_string(document.value("version", 0)) + " (this library reads " +
+            std::to_string(kTuningDatabaseVersion) + ")";
+      return std::nullopt;
+    }
+    if (device != nullptr && document.at("device").value("fingerprint", std::string()) != device->fingerprint()) {
+      why = "written for another device or driver (fingerprint " +
+            document.at("device").value("fingerprint", std::string("?")) + ")";
+      return std::nullopt;
+    }
+    TuningRecords records;
+    for (const auto& item : document.at("entries")) records.entries.push_back(entry_from(item));
+    for (const auto& item : document.value("failures", json::array())) {
+      records.failures.push_back({item.at("op").get<std::string>(), item.at("dtype").get<std::string>(),
+                                  item.at("source").get<std::string>(), item.at("config").get<std::string>(),
+                                  item.value("reason", std::string())});
+    }
+    return records;
+  } catch (const json::exception& error) {
+    why = std::string("malformed: ") + error.what();
+    return std::nullopt;
+  }
+}
+
+TuningDatabase::FileState TuningDatabase::read(TuningRecords& records, std::string& why) const {
+  if (!path_) return FileState::Missing;
+  std::error_code error;
+  if (!fs::exists(*path_, error)) return FileState::Missing;
+  auto bytes = read_bytes(*path_);
+  if (!bytes) {
+    why = "unreadable";
+    return FileState::Corrupt;
+  }
+  std::string text(bytes->begin(), bytes->end());
+  auto parsed = from_json_text(text, nullptr, why);
+  if (!parsed) return FileState::Corrupt;
+  // Well-formed, but is it ours?
+  auto parsed_for_device = from_json_text(text, &device_, why);
+  if (!parsed_for_device) return FileState::Foreign;
+  records = std::move(*parsed_for_device);
+  return FileState::Valid;
+}
+
+TuningRecords TuningDatabase::load() const {
+  TuningRecords records;
+  std::string why;
+  switch (read(records, why)) {
+    case FileState::Corrupt: {
+      // Set aside under the writer lock, so a writer mid-merge is not disturbed.
+      try {
+        FileLock lock(path_->string() + ".lock");
+        TuningRecords again;
+        if (read(again, why) == FileState::Corrupt) {
+          warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is damaged (" + why +
+                                                        "); moved to " + path_->string() + ".corrupt and rebuilt");
+          std::error_code ignored;
+          fs::rename(*path_, path_->string() + ".corrupt", ignored);
+        } else {
+          records = std::move(again);
+        }
+      } catch (const std::exception&) {
+        warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is damaged (" + why + ")");
+      }
+      break;
+    }
+    case FileState::Foreign:
+      warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is not used: " + why);
+      break;
+    case FileState::Missing:
+    case FileState::Valid:
+      break;
+  }
+  return records;
+}
+
+bool TuningDatabase::merge(const TuningRecords& records) const {
+  if (!path_) return false;
+  try {
+    FileLock lock(path_->string() + ".lock");
+    TuningRecords current;
+    std::string why;
+    FileState state = read(current, why);
+    if (state == FileState::Foreign) {
+      warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is not used: " + why);
+      return false;
+    }
+    if (state == FileState::Corrupt) {
+      warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is damaged (" + why +
+                                                    "); moved to " + path_->string() + ".corrupt and rebuilt");
+      std::error_code ignored;
+      fs::rename(*path_, path_->string() + ".corrupt", ignored);
+      current = {};
+    }
+    for (const auto& entry : records.entries) {
+      bool replaced = false;
+      for (auto& existing : current.entries) {
+        if (existing.same_key(entry)) {
+          existing = entry;
+          replaced = true;
+        }
+      }
+      if (!replaced) current.entries.push_back(entry);
+    }
+    for (const auto& failure : records.failures) {
+      bool known = false;
+      for (const auto& existing : current.failures)
+        known = known || (existing.op == failure.op && existing.dtype == failure.dtype &&
+                          existing.source_hash == failure.source_hash && existing.config == failure.config);
+      if (!known) current.failures.push_back(failure);
+    }
+    const std::string text = to_json_text(device_, current);
+    write_atomically(*path_, std::vector<unsigned char>(text.begin(), text.end()));
+    log_verbose("tuning database: wrote " + path_->string());
+    return true;
+  } catch (const std::exception& error) {
+    warn_once("tuning-db-write:" + path_->string(),
+              std::string("cannot write the tuning database (continuing without it): ") + error.what());
+    return false;
+  }
+}
+
+bool TuningDatabase::erase() const {
+  if (!path_) return false;
+  std::error_code ignored;
+  return fs::remove(*path_, ignored);
+}
+
+}  // namespace tilecl::detail

@@ -1,0 +1,67 @@
+// Where an op's parameters come from, in order: an override, the choice already made in this process,
+// the tuning database, first-use tuning (TILECL_TUNE), the device-derived default. Threads that miss the
+// same key wait for one resolution, so a key is tuned once per process; the database makes it once per
+// device.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include <future>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "checks.hpp"
+#include "tilecl/tuning.hpp"
+#include "tuning/tuner.hpp"
+#include "tuning/tuning_subject.hpp"
+
+namespace tilecl::detail {
+
+enum class SearchStrategy { Exhaustive, Random };
+
+struct FullTuneOptions {
+  double budget_ms = 10000;  // per key
+  SearchStrategy strategy = SearchStrategy::Exhaustive;
+  std::uint64_t seed = 1;    // random order, and the scratch data
+  std::size_t max_candidates = 0;  // 0: no limit
+  std::function<void(std::size_t, std::size_t)> progress;
+};
+
+class TuningService {
+ public:
+  static TuningService& instance();
+
+  // The parameters for a call; never throws for tuning failures (falls back to the default).
+  tuning::Choice choose(const QueueTarget& target, TuningSubject& subject);
+
+  // `tilecl tune`: searches the space (not only launch parameters), persists the winner with origin "tune"
+  // and makes it the choice of this process. The outcome lists every candidate.
+  TuningOutcome tune(const QueueTarget& target, TuningSubject& subject, const FullTuneOptions& options);
+
+  void set_override(const DeviceInfo& device, const std::string& op, const std::string& dtype, const Config& config);
+  void clear();
+
+  // The queue tuning runs on: same context and device as the caller's, with profiling enabled.
+  cl::CommandQueue profiling_queue(const QueueTarget& target);
+
+  // For tests: the clock the first-use tuner uses (nullptr restores OpenCL profiling events).
+  void set_timer_for_testing(Timer* timer) { test_timer_ = timer; }
+
+ private:
+  using MemoryKey = std::tuple<std::string, std::string, std::string, std::string>;  // fingerprint, op, dtype, bucket
+  using OverrideKey = std::tuple<std::string, std::string, std::string>;             // fingerprint, op, dtype
+
+  tuning::Choice resolve(const QueueTarget& target, TuningSubject& subject);
+  std::vector<Config> first_use_candidates(const QueueTarget& target, TuningSubject& subject,
+                                           const SearchSpace& space, const Config& default_config) const;
+
+  std::mutex mutex_;
+  std::map<OverrideKey, Config> overrides_;
+  std::map<MemoryKey, std::shared_future<tuning::Choice>> choices_;
+  std::map<std::pair<cl_context, cl_device_id>, cl::CommandQueue> profiling_queues_;
+  Timer* test_timer_ = nullptr;
+};
+
+}  // namespace tilecl::detail

@@ -1,0 +1,190 @@
+#include <doctest/doctest.h>
+
+#include "checks.hpp"
+#include "ops/elementwise.hpp"
+#include "support/fixture.hpp"
+#include "tilecl/elementwise.hpp"
+#include "tilecl/error.hpp"
+
+using namespace tilecl;
+using tilecl::detail::Config;
+using tilecl::test::device;
+
+namespace {
+
+const std::vector<std::size_t> kLengths{1, 2, 3, 7, 1023, 1025, (1u << 20) + 3};
+constexpr std::size_t kGuard = 37;
+
+// Settings of both variants beyond the defaults: every vector width, strided and contiguous, odd work per item.
+std::vector<Config> configs_to_sweep() {
+  const auto& info = *device().info;
+  std::vector<Config> configs{detail::elementwise_default_config(detail::dtype_of<float>(), info),
+                              {"naive", {{"WG_X", 0}}},
+                              {"naive", {{"WG_X", 64}}}};
+  for (std::int64_t vec : {1, 2, 4, 8, 16})
+    for (std::int64_t strided : {0, 1})
+      configs.push_back({"vector", {{"VEC", vec}, {"WPT", vec == 4 ? 3 : 2}, {"USE_STRIDED", strided},
+                                    {"WG_X", strided ? 64 : 0}}});
+  return configs;
+}
+
+template <typename T>
+double tolerance() {
+  return std::is_same_v<T, float> ? 2e-6 : 1e-14;
+}
+
+template <typename T>
+void check_axpy(const Config* config, std::size_t n, std::size_t x_offset, std::size_t y_offset) {
+  auto random = test::random_engine("axpy" + std::to_string(n));
+  const T alpha = static_cast<T>(-1.375);
+  auto x = test::random_vector<T>(x_offset + n + kGuard, random);
+  auto y = test::random_vector<T>(y_offset + n + kGuard, random);
+  cl::Buffer x_buffer = test::to_device(x), y_buffer = test::to_device(y);
+  if (config)
+    detail::axpy_with<T>(*config, device().queue, n, alpha, x_buffer, x_offset, y_buffer, y_offset).wait();
+  else
+    axpy<T>(device().queue, n, alpha, x_buffer, x_offset, y_buffer, y_offset).wait();
+  std::vector<double> want(y.begin(), y.end());  // outside [y_offset, y_offset + n): untouched
+  for (std::size_t i = 0; i < n; ++i)
+    want[y_offset + i] = static_cast<double>(alpha) * x[x_offset + i] + static_cast<double>(y[y_offset + i]);
+  test::check_all_close(test::from_device<T>(y_buffer, y.size()), want, tolerance<T>(), "axpy");
+  // x is read only.
+  test::check_all_close(test::from_device<T>(x_buffer, x.size()), std::vector<double>(x.begin(), x.end()), 0, "x");
+}
+
+template <typename T>
+void check_vector_add(const Config* config, std::size_t n, std::size_t offset) {
+  auto random = test::random_engine("add" + std::to_string(n));
+  auto a = test::random_vector<T>(offset + n + kGuard, random);
+  auto b = test::random_vector<T>(n + kGuard, random);
+  std::vector<T> c(offset + 2 + n + kGuard, test::poison<T>());
+  cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b), c_buffer = test::to_device(c);
+  const std::size_t c_offset = offset + 2;
+  if (config)
+    detail::vector_add_with<T>(*config, device().queue, n, a_buffer, offset, b_buffer, 0, c_buffer, c_offset).wait();
+  else
+    vector_add<T>(device().queue, n, a_buffer, offset, b_buffer, 0, c_buffer, c_offset).wait();
+  auto got = test::from_device<T>(c_buffer, c.size());
+  std::vector<double> want(c.size(), std::numeric_limits<double>::quiet_NaN());  // guards keep their poison
+  for (std::size_t i = 0; i < n; ++i) want[c_offset + i] = static_cast<double>(a[offset + i]) + b[i];
+  if constexpr (std::is_floating_point_v<T>) test::check_all_close(got, want, tolerance<T>(), "vector_add");
+}
+
+}  // namespace
+
+TEST_SUITE("ops.elementwise") {
+  TEST_CASE("elementwise: axpy matches the host reference for every variant and setting at awkward lengths") {
+    for (const auto& config : configs_to_sweep()) {
+      CAPTURE(config.to_string());
+      for (std::size_t n : kLengths) {
+        CAPTURE(n);
+        check_axpy<float>(&config, n, 5, 3);
+      }
+    }
+  }
+
+  TEST_CASE("elementwise: vector_add matches the host reference for every variant and setting at awkward lengths") {
+    for (const auto& config : configs_to_sweep()) {
+      CAPTURE(config.to_string());
+      for (std::size_t n : kLengths) {
+        CAPTURE(n);
+        check_vector_add<float>(&config, n, 1);
+      }
+    }
+  }
+
+  TEST_CASE("elementwise: double precision through the public API, and through every variant") {
+    if (!device().info->fp64) return;  // the refusal is tested below
+    for (std::size_t n : kLengths) {
+      CAPTURE(n);
+      check_axpy<double>(nullptr, n, 1, 0);
+      check_vector_add<double>(nullptr, n, 3);
+    }
+    for (std::int64_t vec : {1, 2, 4, 8, 16}) {
+      Config config{"vector", {{"VEC", vec}, {"WPT", 2}, {"USE_STRIDED", 1}, {"WG_X", 32}}};
+      CAPTURE(config.to_string());
+      check_axpy<double>(&config, 1025, 2, 1);
+    }
+  }
+
+  TEST_CASE("elementwise: the public API with its own choice of parameters, at every length") {
+    for (std::size_t n : kLengths) {
+      CAPTURE(n);
+      check_axpy<float>(nullptr, n, 0, 0);
+      check_vector_add<float>(nullptr, n, 0);
+    }
+  }
+
+  TEST_CASE("elementwise: n = 0 enqueues nothing and returns a null event") {
+    cl::Buffer tiny(device().context, CL_MEM_READ_WRITE, 4);
+    cl::Event event = axpy<float>(device().queue, 0, 1.0f, tiny, 1000, tiny, 1000);
+    CHECK(event() == nullptr);
+    CHECK(vector_add<float>(device().queue, 0, tiny, 0, tiny, 0, tiny, 0)() == nullptr);
+  }
+
+  TEST_CASE("elementwise: in place (the output is an input exactly) is allowed") {
+    auto random = test::random_engine("inplace");
+    auto a = test::random_vector<float>(1000, random);
+    auto b = test::random_vector<float>(1000, random);
+    cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b);
+    vector_add<float>(device().queue, 1000, a_buffer, 0, b_buffer, 0, a_buffer, 0).wait();
+    std::vector<double> want(1000);
+    for (int i = 0; i < 1000; ++i) want[i] = static_cast<double>(a[i]) + b[i];
+    test::check_all_close(test::from_device<float>(a_buffer, 1000), want, 1e-6, "a += b");
+  }
+
+  TEST_CASE("elementwise: bad arguments raise tilecl::Error naming the argument") {
+    cl::Buffer small(device().context, CL_MEM_READ_WRITE, 100 * sizeof(float));
+    cl::Buffer large(device().context, CL_MEM_READ_WRITE, 1000 * sizeof(float));
+    auto expect_error = [](auto&& call, const std::string& argument, const std::string& status) {
+      try {
+        call();
+        FAIL("expected tilecl::Error for " << argument);
+      } catch (const Error& error) {
+        CHECK(error.argument() == argument);
+        CHECK(error.status_name() == status);
+        CHECK(std::string(error.what()).find("tilecl::") == 0);
+      }
+    };
+    expect_error([&] { axpy<float>(device().queue, 100, 1.0f, small, 1, large, 0); }, "x", "CL_INVALID_BUFFER_SIZE");
+    expect_error([&] { axpy<float>(device().queue, 200, 1.0f, large, 0, small, 0); }, "y", "CL_INVALID_BUFFER_SIZE");
+    expect_error([&] { vector_add<float>(device().queue, 10, large, 0, small, 95, large, 500); }, "b",
+                 "CL_INVALID_BUFFER_SIZE");
+    expect_error([&] { axpy<float>(device().queue, 100, 1.0f, large, 0, large, 50); }, "y", "CL_MEM_COPY_OVERLAP");
+    expect_error([&] { vector_add<float>(device().queue, 100, large, 0, large, 200, large, 10); }, "c",
+                 "CL_MEM_COPY_OVERLAP");
+    cl::Buffer null_buffer;
+    expect_error([&] { axpy<float>(device().queue, 10, 1.0f, null_buffer, 0, large, 0); }, "x", "CL_INVALID_MEM_OBJECT");
+    // Offsets near 2^64 overflow rather than wrap around.
+    expect_error([&] { axpy<float>(device().queue, 10, 1.0f, large, ~std::size_t{0} - 3, large, 100); }, "x",
+                 "CL_INVALID_VALUE");
+    // A buffer of another context.
+    cl::Context other(device().device);
+    cl::Buffer foreign(other, CL_MEM_READ_WRITE, 1000 * sizeof(float));
+    expect_error([&] { axpy<float>(device().queue, 10, 1.0f, foreign, 0, large, 0); }, "x", "CL_INVALID_CONTEXT");
+    // An explicit configuration that breaks the search space's rules.
+    Config bad{"vector", {{"VEC", 3}, {"WPT", 1}, {"USE_STRIDED", 0}, {"WG_X", 0}}};
+    expect_error([&] { detail::axpy_with<float>(bad, device().queue, 10, 1.0f, large, 0, large, 100); }, "config",
+                 "CL_INVALID_VALUE");
+  }
+
+  TEST_CASE("elementwise: double on a device without fp64 is refused with a clear error") {
+    DeviceInfo no_fp64 = *device().info;
+    no_fp64.fp64 = false;
+    try {
+      detail::check_dtype_supported("axpy", detail::dtype_of<double>(), no_fp64);
+      FAIL("expected an error");
+    } catch (const Error& error) {
+      CHECK(error.argument() == "dtype");
+      CHECK(error.status_name() == "CL_INVALID_DEVICE");
+      CHECK(std::string(error.what()).find("cl_khr_fp64") != std::string::npos);
+    }
+    CHECK_NOTHROW(detail::check_dtype_supported("axpy", detail::dtype_of<float>(), no_fp64));
+  }
+
+  TEST_CASE("elementwise: a work-group larger than the kernel allows is refused before launch") {
+    cl::Buffer buffer(device().context, CL_MEM_READ_WRITE, 4096 * sizeof(float));
+    Config too_big{"naive", {{"WG_X", static_cast<std::int64_t>(device().info->max_work_group_size) * 2}}};
+    CHECK_THROWS_AS(detail::axpy_with<float>(too_big, device().queue, 100, 1.0f, buffer, 0, buffer, 1000), Error);
+  }
+}

@@ -1,0 +1,128 @@
+// What every test shares: the device under test (TILECL_PLATFORM / TILECL_DEVICE), a reproducible random
+// seed (TILECL_TEST_SEED; printed at start), random data that is never all zeros, poisoned buffers with
+// guard regions, and host comparison helpers.
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tilecl/device.hpp"
+
+namespace tilecl::test {
+
+struct TestDevice {
+  cl::Device device;
+  cl::Context context;
+  cl::CommandQueue queue;
+  const DeviceInfo* info;
+};
+
+// The device the suite runs on, created once.
+TestDevice& device();
+
+// The suite's seed, and a generator derived from it and a salt (so each test has its own stream).
+std::uint64_t seed();
+std::mt19937_64 random_engine(const std::string& salt);
+
+// Path of the second-process helper (tests/support/probe.cpp) and a fresh temp directory.
+std::string probe_path();
+std::string temp_directory(const std::string& name);
+
+// Runs a shell command; returns its exit status and stdout.
+struct CommandResult {
+  int status;
+  std::string output;
+};
+CommandResult run_command(const std::string& command);
+
+// Sets an environment variable for the scope of the object, restoring the previous value after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  bool had_value_;
+  std::string old_value_;
+};
+
+// Random values: floats uniform in [low, high), never all zero; integers uniform in [low, high].
+template <typename T>
+std::vector<T> random_vector(std::size_t count, std::mt19937_64& random, double low = -1.0, double high = 1.0) {
+  std::vector<T> values(count);
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<double> distribution(low, high);
+    for (auto& value : values) value = static_cast<T>(distribution(random));
+  } else {
+    std::uniform_int_distribution<long long> distribution(static_cast<long long>(low), static_cast<long long>(high));
+    for (auto& value : values) value = static_cast<T>(distribution(random));
+  }
+  return values;
+}
+
+// A value no correct kernel writes: NaN for floating types, a fixed odd pattern for integers.
+template <typename T>
+T poison() {
+  if constexpr (std::is_floating_point_v<T>)
+    return std::numeric_limits<T>::quiet_NaN();
+  else
+    return static_cast<T>(0x5a5a5a5a);
+}
+
+template <typename T>
+bool is_poison(T value) {
+  if constexpr (std::is_floating_point_v<T>)
+    return std::isnan(value);
+  else
+    return value == poison<T>();
+}
+
+template <typename T>
+cl::Buffer to_device(const std::vector<T>& values) {
+  auto& d = device();
+  cl::Buffer buffer(d.context, CL_MEM_READ_WRITE, std::max<std::size_t>(1, values.size()) * sizeof(T));
+  if (!values.empty()) d.queue.enqueueWriteBuffer(buffer, CL_TRUE, 0, values.size() * sizeof(T), values.data());
+  return buffer;
+}
+
+template <typename T>
+std::vector<T> from_device(const cl::Buffer& buffer, std::size_t count) {
+  std::vector<T> values(count);
+  if (count > 0) device().queue.enqueueReadBuffer(buffer, CL_TRUE, 0, count * sizeof(T), values.data());
+  return values;
+}
+
+// Relative-and-absolute closeness: |got - want| <= tolerance * max(1, |want|).
+inline bool close(double got, double want, double tolerance) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isinf(want)) return got == want;
+  return std::abs(got - want) <= tolerance * std::max(1.0, std::abs(want));
+}
+
+// Checks every element of `got` against `want`; reports the first few mismatches with their index.
+template <typename T>
+void check_all_close(const std::vector<T>& got, const std::vector<double>& want, double tolerance,
+                     const std::string& what) {
+  REQUIRE(got.size() == want.size());
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (!close(static_cast<double>(got[i]), want[i], tolerance)) {
+      if (bad < 5) FAIL_CHECK(what << ": element " << i << " is " << +got[i] << ", expected " << want[i]);
+      ++bad;
+    }
+  }
+  CHECK_MESSAGE(bad == 0, what << ": " << bad << " of " << got.size() << " elements differ");
+}
+
+}  // namespace tilecl::test

@@ -1,0 +1,73 @@
+// A second process for cross-process tests. Prints one JSON object on stdout.
+//   tilecl_test_probe axpy N              runs a float axpy of length N, checks it, reports statistics
+//   tilecl_test_probe choose OP DTYPE SHAPE  resolves the parameters a call would use (may tune)
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tilecl/tilecl.hpp"
+
+namespace {
+
+nlohmann::json statistics_json() {
+  const tilecl::Statistics s = tilecl::statistics();
+  return {{"memory_hits", s.memory_hits}, {"disk_hits", s.disk_hits},     {"disk_writes", s.disk_writes},
+          {"disk_rejects", s.disk_rejects}, {"compiles", s.compiles},     {"compile_seconds", s.compile_seconds},
+          {"tunings", s.tunings},         {"tuning_db_hits", s.tuning_db_hits}};
+}
+
+int run_axpy(std::size_t n) {
+  cl::Device device = tilecl::select_device();
+  cl::Context context(device);
+  cl::CommandQueue queue(context, device);
+  std::vector<float> x(n), y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 17) * 0.5f;
+    y[i] = static_cast<float>(i % 5);
+  }
+  cl::Buffer x_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), x.data());
+  cl::Buffer y_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), y.data());
+  const auto start = std::chrono::steady_clock::now();
+  tilecl::axpy<float>(queue, n, 2.0f, x_buffer, 0, y_buffer, 0).wait();
+  const double first_call_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::vector<float> result(n);
+  queue.enqueueReadBuffer(y_buffer, CL_TRUE, 0, n * sizeof(float), result.data());
+  bool correct = true;
+  for (std::size_t i = 0; i < n; ++i) correct = correct && result[i] == 2.0f * x[i] + y[i];
+  nlohmann::json out = statistics_json();
+  out["correct"] = correct;
+  out["first_call_ms"] = first_call_ms;
+  std::cout << out.dump() << std::endl;
+  return correct ? 0 : 1;
+}
+
+int run_choose(const std::string& op, const std::string& dtype, const std::string& shape) {
+  cl::Device device = tilecl::select_device();
+  cl::Context context(device);
+  cl::CommandQueue queue(context, device);
+  const auto choice = tilecl::tuning::parameters_for(queue, op, dtype, shape);
+  nlohmann::json out = statistics_json();
+  out["origin"] = tilecl::tuning::origin_name(choice.origin);
+  out["parameters"] = choice.parameters.to_string();
+  out["bucket"] = choice.bucket;
+  std::cout << out.dump() << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.size() == 2 && args[0] == "axpy") return run_axpy(std::stoul(args[1]));
+    if (args.size() == 4 && args[0] == "choose") return run_choose(args[1], args[2], args[3]);
+    std::cerr << "usage: tilecl_test_probe axpy N | choose OP DTYPE SHAPE\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "tilecl_test_probe: " << error.what() << std::endl;
+    return 1;
+  }
+}
