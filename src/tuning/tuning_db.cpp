@@ -86,39 +86,41 @@ std::string TuningDatabase::to_json_text(const DeviceInfo& device, const TuningR
   return document.dump(1) + "\n";
 }
 
-std::optional<TuningRecords> TuningDatabase::from_json_text(const std::string& text, const DeviceInfo* device,
-                                                            std::string& why) {
+TuningDatabase::FileState TuningDatabase::from_json_text(const std::string& text, const DeviceInfo* device,
+                                                         TuningRecords& records, std::string& why) {
   json document = json::parse(text, nullptr, false);
   if (document.is_discarded() || !document.is_object()) {
     why = "not valid JSON";
-    return std::nullopt;
+    return FileState::Corrupt;
   }
   try {
     if (document.value("format", std::string()) != kFormat) {
       why = "not a tilecl tuning database";
-      return std::nullopt;
+      return FileState::Corrupt;
     }
-    if (document.value("version", 0) != kTuningDatabaseVersion) {
-      why = "database version " + std::to_string(document.value("version", 0)) + " (this library reads " +
-            std::to_string(kTuningDatabaseVersion) + ")";
-      return std::nullopt;
+    const int version = document.value("version", 0);
+    if (version != kTuningDatabaseVersion) {
+      why = "database format version " + std::to_string(version) + ", this library reads " +
+            std::to_string(kTuningDatabaseVersion);
+      return version < kTuningDatabaseVersion ? FileState::Stale : FileState::Foreign;
     }
-    if (device != nullptr && document.at("device").value("fingerprint", std::string()) != device->fingerprint()) {
-      why = "written for another device or driver (fingerprint " +
-            document.at("device").value("fingerprint", std::string("?")) + ")";
-      return std::nullopt;
-    }
-    TuningRecords records;
-    for (const auto& item : document.at("entries")) records.entries.push_back(entry_from(item));
+    TuningRecords parsed;
+    for (const auto& item : document.at("entries")) parsed.entries.push_back(entry_from(item));
     for (const auto& item : document.value("failures", json::array())) {
-      records.failures.push_back({item.at("op").get<std::string>(), item.at("dtype").get<std::string>(),
-                                  item.at("source").get<std::string>(), item.at("config").get<std::string>(),
-                                  item.value("reason", std::string())});
+      parsed.failures.push_back({item.at("op").get<std::string>(), item.at("dtype").get<std::string>(),
+                                 item.at("source").get<std::string>(), item.at("config").get<std::string>(),
+                                 item.value("reason", std::string())});
     }
-    return records;
+    const std::string fingerprint = document.at("device").value("fingerprint", std::string());
+    if (device != nullptr && fingerprint != device->fingerprint()) {
+      why = "written for another device or driver (fingerprint " + fingerprint + ")";
+      return FileState::Foreign;
+    }
+    records = std::move(parsed);
+    return FileState::Valid;
   } catch (const json::exception& error) {
     why = std::string("malformed: ") + error.what();
-    return std::nullopt;
+    return FileState::Corrupt;
   }
 }
 
@@ -131,26 +133,21 @@ TuningDatabase::FileState TuningDatabase::read(TuningRecords& records, std::stri
     why = "unreadable";
     return FileState::Corrupt;
   }
-  std::string text(bytes->begin(), bytes->end());
-  auto parsed = from_json_text(text, nullptr, why);
-  if (!parsed) return FileState::Corrupt;
-  // Well-formed, but is it ours?
-  auto parsed_for_device = from_json_text(text, &device_, why);
-  if (!parsed_for_device) return FileState::Foreign;
-  records = std::move(*parsed_for_device);
-  return FileState::Valid;
+  return from_json_text(std::string(bytes->begin(), bytes->end()), &device_, records, why);
 }
 
 TuningRecords TuningDatabase::load() const {
   TuningRecords records;
   std::string why;
   switch (read(records, why)) {
+    case FileState::Stale:
     case FileState::Corrupt: {
       // Set aside under the writer lock, so a writer mid-merge is not disturbed.
       try {
         FileLock lock(path_->string() + ".lock");
         TuningRecords again;
-        if (read(again, why) == FileState::Corrupt) {
+        const FileState state = read(again, why);
+        if (state == FileState::Corrupt || state == FileState::Stale) {
           warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is damaged (" + why +
                                                         "); moved to " + path_->string() + ".corrupt and rebuilt");
           std::error_code ignored;
@@ -184,7 +181,7 @@ bool TuningDatabase::merge(const TuningRecords& records) const {
       warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is not used: " + why);
       return false;
     }
-    if (state == FileState::Corrupt) {
+    if (state == FileState::Corrupt || state == FileState::Stale) {
       warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is damaged (" + why +
                                                     "); moved to " + path_->string() + ".corrupt and rebuilt");
       std::error_code ignored;

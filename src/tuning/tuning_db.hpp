@@ -7,8 +7,9 @@
 //
 // Readers take no lock: writers replace the file atomically (temp file + rename). Writers serialise on
 // <file>.lock, re-read the file under the lock, merge their entries into it and write it back, so no
-// entry of another process is lost. A file written for another device or format is left alone and not
-// used; a file that does not parse is reported once and moved aside to <file>.corrupt.
+// entry of another process is lost. A file written for another device, or by a newer library (a higher
+// format version), is left alone and not used; a file that does not parse, or of an older format version,
+// is reported once and moved aside to <file>.corrupt, then rebuilt.
 #pragma once
 
 #include <filesystem>
@@ -76,13 +77,14 @@ class TuningDatabase {
 
   // JSON conversion, shared with export/import.
   static std::string to_json_text(const DeviceInfo& device, const TuningRecords& records);
-  // Parses a database document; nullopt with `why` when it is malformed, of another format or version, or
-  // (when `device` is given) of another device.
-  static std::optional<TuningRecords> from_json_text(const std::string& text, const DeviceInfo* device,
-                                                     std::string& why);
+  // What a document is, for this library and (when given) this device.
+  enum class FileState { Missing, Valid, Foreign, Stale, Corrupt };
+  // Parses a database document: Valid with the records, or Corrupt (malformed), Stale (an older format
+  // version), Foreign (a newer format version, or another device) with the reason in `why`.
+  static FileState from_json_text(const std::string& text, const DeviceInfo* device, TuningRecords& records,
+                                  std::string& why);
 
  private:
-  enum class FileState { Missing, Valid, Foreign, Corrupt };
   FileState read(TuningRecords& records, std::string& why) const;
 
   std::optional<std::filesystem::path> path_;

@@ -1,0 +1,127 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "file_store.hpp"
+#include "support/fixture.hpp"
+#include "tuning/tuning_db.hpp"
+
+#include <thread>
+
+using namespace tilecl;
+using namespace tilecl::detail;
+namespace fs = std::filesystem;
+
+namespace {
+
+TuningEntry entry(const std::string& op, const std::string& bucket, std::int64_t wg) {
+  TuningEntry e;
+  e.op = op;
+  e.dtype = "float";
+  e.bucket = bucket;
+  e.source_hash = "0123456789abcdef";
+  e.parameters = {"naive", {{"WG_X", wg}}};
+  e.time_ms = 0.5;
+  e.default_ms = 0.75;
+  e.origin = "tune";
+  e.date = utc_now();
+  e.shape = "n=8192";
+  return e;
+}
+
+std::string file_text(const fs::path& path) {
+  std::ifstream file(path);
+  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_SUITE("tuning.database") {
+  TEST_CASE("tuning database: entries and failures round-trip through the file") {
+    const fs::path path = test::temp_directory("db-roundtrip") + "/device.json";
+    TuningDatabase database(path, *test::device().info);
+    CHECK(database.load().entries.empty());  // missing file: empty, no error
+    TuningRecords records;
+    records.entries = {entry("axpy", "n<2^14", 64), entry("vector_add", "n<2^14", 128)};
+    records.failures = {{"axpy", "float", "0123456789abcdef", "vector VEC=16 WPT=8", "CL_OUT_OF_RESOURCES"}};
+    REQUIRE(database.merge(records));
+    auto loaded = database.load();
+    REQUIRE(loaded.entries.size() == 2);
+    CHECK(loaded.entries[0].parameters == records.entries[0].parameters);
+    CHECK(loaded.entries[1].op == "vector_add");
+    CHECK(loaded.entries[0].origin == "tune");
+    CHECK(loaded.entries[0].default_ms == doctest::Approx(0.75));
+    REQUIRE(loaded.failures.size() == 1);
+    CHECK(loaded.failures[0].config == "vector VEC=16 WPT=8");
+    auto document = nlohmann::json::parse(file_text(path));
+    CHECK(document["format"] == "tilecl-tuning");
+    CHECK(document["version"] == kTuningDatabaseVersion);
+    CHECK(document["device"]["fingerprint"] == test::device().info->fingerprint());
+    CHECK(document["device"]["driver_version"] == test::device().info->driver_version);
+  }
+
+  TEST_CASE("tuning database: merging replaces the entry of the same key and keeps the others") {
+    const fs::path path = test::temp_directory("db-merge") + "/device.json";
+    TuningDatabase database(path, *test::device().info);
+    database.merge({{entry("axpy", "n<2^14", 64), entry("axpy", "n<2^18", 64)}, {}});
+    database.merge({{entry("axpy", "n<2^14", 256)}, {}});
+    auto loaded = database.load();
+    REQUIRE(loaded.entries.size() == 2);
+    for (const auto& e : loaded.entries)
+      CHECK(e.parameters.value("WG_X") == (e.bucket == "n<2^14" ? 256 : 64));
+  }
+
+  TEST_CASE("tuning database: damaged files are reported, set aside and rebuilt without a crash") {
+    const std::string directory = test::temp_directory("db-corrupt");
+    const fs::path path = directory + "/device.json";
+    TuningDatabase database(path, *test::device().info);
+    database.merge({{entry("axpy", "n<2^14", 64)}, {}});
+    const std::string good = file_text(path);
+
+    SUBCASE("truncated") { std::ofstream(path, std::ios::trunc) << good.substr(0, good.size() / 2); }
+    SUBCASE("garbage") { std::ofstream(path, std::ios::trunc) << "\x01\x02 not json"; }
+    SUBCASE("valid JSON of the wrong shape") { std::ofstream(path, std::ios::trunc) << R"({"format": "tilecl-tuning", "version": 1, "device": {"fingerprint": ")" << test::device().info->fingerprint() << R"("}, "entries": [{"op": 3}]})"; }
+    SUBCASE("empty") { std::ofstream(path, std::ios::trunc); }
+    SUBCASE("an older format version") {
+      std::ofstream(path, std::ios::trunc) << R"({"format": "tilecl-tuning", "version": 0, "device": {}, "entries": []})";
+    }
+
+    CHECK(database.load().entries.empty());
+    CHECK(fs::exists(path.string() + ".corrupt"));
+    CHECK_FALSE(fs::exists(path));
+    REQUIRE(database.merge({{entry("axpy", "n<2^18", 32)}, {}}));
+    CHECK(database.load().entries.size() == 1);
+  }
+
+  TEST_CASE("tuning database: a file of a newer library or another device is not used and not overwritten") {
+    const fs::path path = test::temp_directory("db-foreign") + "/device.json";
+    SUBCASE("a newer format version") {
+      std::ofstream(path) << R"({"format": "tilecl-tuning", "version": 999, "device": {}, "entries": []})";
+    }
+    SUBCASE("another device or driver") {
+      DeviceInfo other = *test::device().info;
+      other.driver_version = "some other driver";
+      TuningDatabase(path, other).merge({{entry("axpy", "n<2^14", 64)}, {}});
+    }
+    const std::string before = file_text(path);
+    TuningDatabase database(path, *test::device().info);
+    CHECK(database.load().entries.empty());
+    CHECK_FALSE(database.merge({{entry("axpy", "n<2^14", 128)}, {}}));
+    CHECK(file_text(path) == before);
+  }
+
+  TEST_CASE("tuning database: concurrent writers in many threads lose no entry") {
+    const fs::path path = test::temp_directory("db-threads") + "/device.json";
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+      threads.emplace_back([&, t] {
+        TuningDatabase database(path, *test::device().info);
+        for (int i = 0; i < 5; ++i) database.merge({{entry("op" + std::to_string(t), "b" + std::to_string(i), 64)}, {}});
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    CHECK(TuningDatabase(path, *test::device().info).load().entries.size() == 40);
+  }
+}

@@ -1,0 +1,196 @@
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "kernel_sources.hpp"
+#include "support/fixture.hpp"
+#include "tilecl/elementwise.hpp"
+#include "tilecl/error.hpp"
+#include "tilecl/runtime.hpp"
+#include "tilecl/tuning.hpp"
+#include "tuning/tuning_db.hpp"
+#include "tuning/tuning_service.hpp"
+
+using namespace tilecl;
+using tilecl::test::device;
+
+namespace {
+
+// A private cache directory and first-use tuning for one test, with the in-memory choices forgotten.
+struct FreshTuningState {
+  test::ScopedEnv cache;
+  test::ScopedEnv mode;
+  explicit FreshTuningState(const std::string& name, const std::string& tune_mode = "first-use")
+      : cache("TILECL_CACHE_DIR", test::temp_directory(name)), mode("TILECL_TUNE", tune_mode) {
+    tuning::clear();
+  }
+  ~FreshTuningState() { tuning::clear(); }
+};
+
+nlohmann::json probe_choose(const std::string& cache, const std::string& op, const std::string& shape) {
+  const std::string command = "TILECL_CACHE_DIR='" + cache + "' TILECL_TUNE=first-use '" + test::probe_path() +
+                              "' choose " + op + " float " + shape + " 2>/dev/null";
+  auto result = test::run_command(command);
+  REQUIRE_MESSAGE(result.status == 0, command << " -> " << result.output);
+  return nlohmann::json::parse(result.output);
+}
+
+class WidestWorkGroupWins : public detail::Timer {
+ public:
+  double time_ms(detail::TuningSubject&, cl::CommandQueue&, const detail::Config& config) override {
+    return 1000.0 / static_cast<double>(1 + config.value("WG_X"));
+  }
+};
+
+}  // namespace
+
+TEST_SUITE("tuning.first_use") {
+  TEST_CASE("first use: a call with no database entry tunes, persists the winner, and computes correctly") {
+    FreshTuningState state("first-use-call");
+    auto random = test::random_engine("first-use");
+    auto x = test::random_vector<float>(5000, random), y = test::random_vector<float>(5000, random);
+    cl::Buffer x_buffer = test::to_device(x), y_buffer = test::to_device(y);
+    const auto before = statistics();
+    axpy<float>(device().queue, 5000, 2.0f, x_buffer, 0, y_buffer, 0).wait();
+    CHECK(statistics().tunings - before.tunings == 1);
+    std::vector<double> want(5000);
+    for (int i = 0; i < 5000; ++i) want[i] = 2.0 * x[i] + y[i];
+    test::check_all_close(test::from_device<float>(y_buffer, 5000), want, 1e-6, "axpy after tuning");
+
+    auto records = detail::TuningDatabase(*device().info).load();
+    REQUIRE(records.entries.size() == 1);
+    CHECK(records.entries[0].op == "axpy");
+    CHECK(records.entries[0].origin == "first-use");
+    CHECK(records.entries[0].bucket == "n<2^14");
+    CHECK(records.entries[0].source_hash == detail::kernel_source("elementwise").hash);
+    CHECK(records.entries[0].time_ms > 0);
+
+    // The same bucket again: no second tuning.
+    axpy<float>(device().queue, 4000, 2.0f, x_buffer, 0, y_buffer, 0).wait();
+    CHECK(statistics().tunings - before.tunings == 1);
+  }
+
+  TEST_CASE("first use: the service keeps the fastest verified candidate by its clock") {
+    FreshTuningState state("first-use-timer");
+    WidestWorkGroupWins timer;
+    detail::TuningService::instance().set_timer_for_testing(&timer);
+    auto choice = tuning::parameters_for(device().queue, "axpy", "float", "2^13");
+    detail::TuningService::instance().set_timer_for_testing(nullptr);
+    CHECK(choice.origin == tuning::Origin::FirstUse);
+    const auto widest = std::min<std::int64_t>(1024, static_cast<std::int64_t>(device().info->max_work_group_size));
+    CHECK(choice.parameters.value("WG_X") == widest);
+  }
+
+  TEST_CASE("first use: sixteen threads missing the same key wait for one tuning") {
+    FreshTuningState state("first-use-threads");
+    const auto before = statistics();
+    std::vector<tuning::Choice> choices(16);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 16; ++t)
+      threads.emplace_back([&, t] { choices[t] = tuning::parameters_for(device().queue, "vector_add", "float", "2^17"); });
+    for (auto& thread : threads) thread.join();
+    CHECK(statistics().tunings - before.tunings == 1);
+    for (const auto& choice : choices) CHECK(choice.parameters == choices[0].parameters);
+  }
+
+  TEST_CASE("first use: a second process reads the database instead of tuning again") {
+    const std::string cache = test::temp_directory("first-use-process");
+    auto first = probe_choose(cache, "axpy", "2^17");
+    CHECK(first["origin"] == "first-use");
+    CHECK(first["tunings"] == 1);
+    auto second = probe_choose(cache, "axpy", "2^17");
+    CHECK(second["origin"] == "database");
+    CHECK(second["tunings"] == 0);
+    CHECK(second["tuning_db_hits"] == 1);
+    CHECK(second["parameters"] == first["parameters"]);
+  }
+
+  TEST_CASE("first use: processes tuning different keys at once into one database lose no entry") {
+    const std::string cache = test::temp_directory("first-use-writers");
+    std::string command;
+    for (const char* op : {"axpy", "vector_add"})
+      for (const char* shape : {"2^13", "2^17", "2^21"})
+        command += "TILECL_CACHE_DIR='" + cache + "' TILECL_TUNE=first-use '" + test::probe_path() + "' choose " + op +
+                   " float " + shape + " >/dev/null 2>&1 & ";
+    command += "wait";
+    CHECK(test::run_command(command).status == 0);
+    test::ScopedEnv env("TILECL_CACHE_DIR", cache);
+    auto records = detail::TuningDatabase(*device().info).load();
+    CHECK(records.entries.size() == 6);
+  }
+
+  TEST_CASE("first use: a hand-edited entry beyond the device's limits is refused and tuned again") {
+    FreshTuningState state("first-use-edited");
+    detail::TuningEntry edited;
+    edited.op = "axpy";
+    edited.dtype = "float";
+    edited.bucket = "n<2^14";
+    edited.source_hash = detail::kernel_source("elementwise").hash;
+    edited.parameters = {"naive", {{"WG_X", static_cast<std::int64_t>(device().info->max_work_group_size) * 4}}};
+    edited.origin = "tune";
+    REQUIRE(detail::TuningDatabase(*device().info).merge({{edited}, {}}));
+    auto choice = tuning::parameters_for(device().queue, "axpy", "float", "1000");
+    CHECK(choice.origin == tuning::Origin::FirstUse);
+    CHECK(choice.parameters != edited.parameters);
+    // And the call works.
+    cl::Buffer buffer(device().context, CL_MEM_READ_WRITE, 2000 * sizeof(float));
+    CHECK_NOTHROW(axpy<float>(device().queue, 1000, 1.0f, buffer, 0, buffer, 1000).wait());
+  }
+
+  TEST_CASE("first use: an entry tuned for an edited kernel source is not used") {
+    FreshTuningState state("first-use-source", "off");
+    detail::TuningEntry stale;
+    stale.op = "axpy";
+    stale.dtype = "float";
+    stale.bucket = "n<2^14";
+    stale.source_hash = "0000000000000000";
+    stale.parameters = {"naive", {{"WG_X", 32}}};
+    REQUIRE(detail::TuningDatabase(*device().info).merge({{stale}, {}}));
+    auto choice = tuning::parameters_for(device().queue, "axpy", "float", "1000");
+    CHECK(choice.origin == tuning::Origin::Default);
+    CHECK(choice.parameters != stale.parameters);
+  }
+
+  TEST_CASE("first use: TILECL_TUNE=off never tunes and uses device-derived defaults") {
+    FreshTuningState state("first-use-off", "off");
+    const auto before = statistics();
+    auto choice = tuning::parameters_for(device().queue, "axpy", "double", "2^21");
+    CHECK(choice.origin == tuning::Origin::Default);
+    CHECK(statistics().tunings == before.tunings);
+    CHECK(tuning::mode() == tuning::Mode::Off);
+  }
+
+  TEST_CASE("overrides: valid parameters win over everything; invalid ones are refused with the reason") {
+    FreshTuningState state("overrides");
+    tuning::Parameters parameters{"naive", {{"WG_X", 32}}};
+    tuning::override_parameters(device().device, "axpy", "float", parameters);
+    auto choice = tuning::parameters_for(device().queue, "axpy", "float", "2^20");
+    CHECK(choice.origin == tuning::Origin::Override);
+    CHECK(choice.parameters == parameters);
+    try {
+      tuning::override_parameters(device().device, "axpy", "float",
+                                  {"naive", {{"WG_X", static_cast<std::int64_t>(device().info->max_work_group_size) + 1}}});
+      FAIL("expected an error");
+    } catch (const Error& error) {
+      CHECK(error.argument() == "parameters");
+      CHECK(std::string(error.what()).find("WG_X") != std::string::npos);
+    }
+    CHECK_THROWS_AS(tuning::override_parameters(device().device, "axpy", "float", {"no_such_variant", {}}), Error);
+    CHECK_THROWS_AS(tuning::override_parameters(device().device, "no_such_op", "float", parameters), Error);
+    tuning::clear();
+    CHECK(tuning::parameters_for(device().queue, "axpy", "float", "2^20").origin != tuning::Origin::Override);
+  }
+
+  TEST_CASE("tunable ops: every op describes its dtypes and shapes, and bad shapes are refused") {
+    auto ops = tuning::tunable_ops();
+    REQUIRE_FALSE(ops.empty());
+    for (const auto& op : ops) {
+      CAPTURE(op.name);
+      CHECK_FALSE(op.dtypes.empty());
+      CHECK_FALSE(op.default_shapes.empty());
+    }
+    CHECK_THROWS_AS(tuning::parameters_for(device().queue, "axpy", "float", "many"), Error);
+    CHECK_THROWS_AS(tuning::parameters_for(device().queue, "axpy", "int8", "100"), Error);
+  }
+}
