@@ -55,7 +55,13 @@ const VariantSpace* SearchSpace::find(const std::string& variant) const {
 std::vector<Config> SearchSpace::enumerate(const DeviceInfo& device) const {
   std::vector<Config> configs;
   for (const auto& space : variants_) {
-    // Odometer over the candidate lists.
+    // Odometer over the candidate lists, launch parameters turning fastest: consecutive configs then share
+    // a program, so a budget-limited search compiles as little as possible.
+    std::vector<std::size_t> order;
+    for (std::size_t p = 0; p < space.parameters.size(); ++p)
+      if (space.parameters[p].kind == ParameterKind::Launch) order.push_back(p);
+    for (std::size_t p = 0; p < space.parameters.size(); ++p)
+      if (space.parameters[p].kind == ParameterKind::Build) order.push_back(p);
     std::vector<std::size_t> index(space.parameters.size(), 0);
     for (;;) {
       Config config;
@@ -70,9 +76,10 @@ std::vector<Config> SearchSpace::enumerate(const DeviceInfo& device) const {
         }
       }
       if (valid) configs.push_back(std::move(config));
-      std::size_t p = 0;
-      while (p < index.size() && ++index[p] == space.parameters[p].candidates.size()) index[p++] = 0;
-      if (p == index.size()) break;
+      std::size_t digit = 0;
+      while (digit < order.size() && ++index[order[digit]] == space.parameters[order[digit]].candidates.size())
+        index[order[digit++]] = 0;
+      if (digit == order.size()) break;
     }
   }
   return configs;

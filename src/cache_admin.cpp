@@ -1,0 +1,158 @@
+#include "cache_admin.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "cache_directory.hpp"
+#include "file_store.hpp"
+#include "tilecl/error.hpp"
+#include "tuning/tuning_db.hpp"
+
+namespace tilecl::detail {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kBundleFormat = "tilecl-tuning-bundle";
+
+std::vector<fs::path> tuning_files() {
+  std::vector<fs::path> files;
+  auto root = tuning_root();
+  std::error_code error;
+  if (!root || !fs::is_directory(*root, error)) return files;
+  for (const auto& entry : fs::directory_iterator(*root, error))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::optional<json> read_json(const fs::path& path) {
+  auto bytes = read_bytes(path);
+  if (!bytes) return std::nullopt;
+  json document = json::parse(bytes->begin(), bytes->end(), nullptr, false);
+  if (document.is_discarded()) return std::nullopt;
+  return document;
+}
+
+// The identity recorded in a database's header, as a DeviceInfo whose fingerprint() can be recomputed.
+DeviceInfo identity_of(const json& device) {
+  DeviceInfo info;
+  info.platform_name = device.value("platform_name", "");
+  info.platform_version = device.value("platform_version", "");
+  info.device_name = device.value("device_name", "");
+  info.device_vendor = device.value("device_vendor", "");
+  info.device_version = device.value("device_version", "");
+  info.driver_version = device.value("driver_version", "");
+  info.opencl_c_version = device.value("opencl_c_version", "");
+  info.compute_units = device.value("compute_units", 0u);
+  return info;
+}
+
+std::size_t remove_all_files(const std::optional<fs::path>& root) {
+  std::error_code error;
+  if (!root || !fs::exists(*root, error)) return 0;
+  std::size_t removed = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(*root, error))
+    if (entry.is_regular_file(error)) ++removed;
+  fs::remove_all(*root, error);
+  return removed;
+}
+
+}  // namespace
+
+std::vector<ProgramCacheSummary> list_program_cache() {
+  std::vector<ProgramCacheSummary> summaries;
+  auto root = program_cache_root();
+  std::error_code error;
+  if (!root || !fs::is_directory(*root, error)) return summaries;
+  for (const auto& folder : fs::directory_iterator(*root, error)) {
+    if (!folder.is_directory(error)) continue;
+    ProgramCacheSummary summary{folder.path().filename().string(), 0, 0};
+    for (const auto& file : fs::directory_iterator(folder.path(), error)) {
+      if (file.path().extension() != ".bin") continue;
+      ++summary.files;
+      summary.bytes += file.file_size(error);
+    }
+    summaries.push_back(summary);
+  }
+  return summaries;
+}
+
+std::vector<TuningDatabaseSummary> list_tuning_databases() {
+  std::vector<TuningDatabaseSummary> summaries;
+  for (const auto& path : tuning_files()) {
+    TuningDatabaseSummary summary;
+    summary.path = path;
+    auto document = read_json(path);
+    if (!document || !document->contains("device")) {
+      summary.problem = "not a valid tuning database";
+      summaries.push_back(summary);
+      continue;
+    }
+    const DeviceInfo identity = identity_of((*document)["device"]);
+    summary.fingerprint = (*document)["device"].value("fingerprint", "");
+    summary.device_name = identity.device_name;
+    summary.driver_version = identity.driver_version;
+    TuningRecords records;
+    std::string why;
+    if (TuningDatabase::from_json_text(document->dump(), nullptr, records, why) == TuningDatabase::FileState::Valid) {
+      summary.entries = records.entries.size();
+      summary.failures = records.failures.size();
+    } else {
+      summary.problem = why;
+    }
+    summaries.push_back(summary);
+  }
+  return summaries;
+}
+
+std::size_t clear_program_cache_files() { return remove_all_files(program_cache_root()); }
+std::size_t clear_tuning_databases() { return remove_all_files(tuning_root()); }
+
+std::size_t export_tuning(const fs::path& bundle) {
+  json document = {{"format", kBundleFormat}, {"version", kTuningDatabaseVersion}, {"databases", json::array()}};
+  for (const auto& path : tuning_files()) {
+    auto database = read_json(path);
+    TuningRecords records;
+    std::string why;
+    if (database && TuningDatabase::from_json_text(database->dump(), nullptr, records, why) ==
+                        TuningDatabase::FileState::Valid)
+      document["databases"].push_back(*database);
+  }
+  const std::string text = document.dump(1) + "\n";
+  try {
+    write_atomically(bundle, std::vector<unsigned char>(text.begin(), text.end()));
+  } catch (const std::exception& error) {
+    throw Error("cache export", bundle.string(), CL_INVALID_VALUE, error.what());
+  }
+  return document["databases"].size();
+}
+
+std::size_t import_tuning(const fs::path& bundle) {
+  auto document = read_json(bundle);
+  if (!document || document->value("format", "") != kBundleFormat || !document->contains("databases"))
+    throw Error("cache import", bundle.string(), CL_INVALID_VALUE, "not a tilecl tuning bundle");
+  if (!tuning_root()) throw Error("cache import", "cache", CL_INVALID_VALUE, "the disk cache is off (TILECL_CACHE)");
+  std::size_t merged = 0;
+  for (const auto& database : (*document)["databases"]) {
+    if (!database.contains("device"))
+      throw Error("cache import", bundle.string(), CL_INVALID_VALUE, "a database without a device header");
+    const DeviceInfo identity = identity_of(database["device"]);
+    if (identity.fingerprint() != database["device"].value("fingerprint", ""))
+      throw Error("cache import", bundle.string(), CL_INVALID_VALUE,
+                  "the device header of '" + identity.device_name + "' does not match its fingerprint");
+    TuningRecords records;
+    std::string why;
+    if (TuningDatabase::from_json_text(database.dump(), &identity, records, why) != TuningDatabase::FileState::Valid)
+      throw Error("cache import", bundle.string(), CL_INVALID_VALUE, why);
+    TuningDatabase target(*tuning_root() / (identity.fingerprint() + ".json"), identity);
+    if (!target.merge(records))
+      throw Error("cache import", target.path()->string(), CL_INVALID_VALUE, "cannot write the tuning database");
+    ++merged;
+  }
+  return merged;
+}
+
+}  // namespace tilecl::detail
