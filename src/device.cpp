@@ -56,6 +56,7 @@ DeviceInfo query(const cl::Device& device) {
     info.local_memory_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     info.local_memory_is_dedicated = device.getInfo<CL_DEVICE_LOCAL_MEM_TYPE>() == CL_LOCAL;
     info.global_memory_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+    info.global_cache_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>();
     info.max_allocation_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
     info.extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
     info.native_vector_width_float = device.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT>();

@@ -29,6 +29,7 @@ struct DeviceInfo {
   std::uint64_t local_memory_bytes = 0;
   bool local_memory_is_dedicated = false;  // CL_LOCAL (on-chip) rather than CL_GLOBAL (emulated)
   std::uint64_t global_memory_bytes = 0;
+  std::uint64_t global_cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (last-level cache as the driver reports it)
   std::uint64_t max_allocation_bytes = 0;
   // Work-group sizes should be multiples of this (warp / wavefront / SIMD width). Queried from the device
   // where the platform reports it, else from a probe kernel.

@@ -1,0 +1,16 @@
+// Each family's benchmark and first-call ops; bench_driver.cpp lists them.
+#pragma once
+
+#include <vector>
+
+#include "bench_context.hpp"
+
+namespace tilecl::bench {
+
+FamilyBenchmark elementwise_benchmark();
+std::vector<FirstCallOp> elementwise_first_calls();
+
+// Device limits, measured in the same run: a large copy and an FMA-bound kernel.
+Limits measure_limits(BenchContext& context);
+
+}  // namespace tilecl::bench

@@ -1,0 +1,20 @@
+# Writes the current git commit (with "-dirty" when the tree has changes) into a header, only when it changed.
+execute_process(COMMAND git rev-parse --short=12 HEAD WORKING_DIRECTORY ${SOURCE_DIR}
+                OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE failed)
+if(failed OR commit STREQUAL "")
+  set(commit "unknown")
+else()
+  execute_process(COMMAND git status --porcelain --untracked-files=no WORKING_DIRECTORY ${SOURCE_DIR}
+                  OUTPUT_VARIABLE changes OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(NOT changes STREQUAL "")
+    set(commit "${commit}-dirty")
+  endif()
+endif()
+set(content "#pragma once\n#define TILECL_BENCH_COMMIT \"${commit}\"\n")
+if(EXISTS "${OUTPUT}")
+  file(READ "${OUTPUT}" previous)
+  if(previous STREQUAL content)
+    return()
+  endif()
+endif()
+file(WRITE "${OUTPUT}" "${content}")
