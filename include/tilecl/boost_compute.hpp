@@ -1,0 +1,65 @@
+// Boost.Compute interop: pass boost::compute queues and vectors to tilecl. Header-only; include it only in
+// code that already uses Boost.Compute (tilecl itself does not depend on it).
+//
+//   boost::compute::vector<float> x(n, context), y(n, context);
+//   tilecl::compute::axpy(queue, 2.0f, x, y);          // y = 2 x + y over the whole vectors
+//   cl::Buffer b = tilecl::compute::buffer(x);          // or use any tilecl op on the underlying buffers
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <boost/compute/command_queue.hpp>
+#include <boost/compute/container/vector.hpp>
+
+#include <vector>
+
+#include "tilecl/elementwise.hpp"
+#include "tilecl/error.hpp"
+
+namespace tilecl::compute {
+
+// The same OpenCL objects, retained, as OpenCL-CLHPP types.
+inline cl::CommandQueue queue(const boost::compute::command_queue& queue) {
+  return cl::CommandQueue(queue.get(), /*retainObject=*/true);
+}
+template <typename T>
+cl::Buffer buffer(const boost::compute::vector<T>& vector) {
+  return cl::Buffer(vector.get_buffer().get(), /*retainObject=*/true);
+}
+
+// A tilecl event as a Boost.Compute event (null when the op enqueued nothing).
+inline boost::compute::event event(const cl::Event& event) {
+  return event() != nullptr ? boost::compute::event(event(), /*retain=*/true) : boost::compute::event();
+}
+
+namespace interop_detail {
+template <typename T>
+void require_same_size(const char* op, const boost::compute::vector<T>& a, const boost::compute::vector<T>& b,
+                       const char* name) {
+  if (a.size() != b.size())
+    throw Error(op, name, CL_INVALID_VALUE,
+                "vector sizes differ (" + std::to_string(a.size()) + " and " + std::to_string(b.size()) + ")");
+}
+}  // namespace interop_detail
+
+// y = alpha x + y over whole vectors.
+template <typename T>
+boost::compute::event axpy(boost::compute::command_queue& queue, T alpha, const boost::compute::vector<T>& x,
+                           boost::compute::vector<T>& y) {
+  interop_detail::require_same_size("axpy", x, y, "y");
+  cl::CommandQueue q = compute::queue(queue);
+  cl::Buffer y_buffer = compute::buffer(y);
+  return event(tilecl::axpy<T>(q, x.size(), alpha, compute::buffer(x), 0, y_buffer, 0));
+}
+
+// c = a + b over whole vectors.
+template <typename T>
+boost::compute::event vector_add(boost::compute::command_queue& queue, const boost::compute::vector<T>& a,
+                                 const boost::compute::vector<T>& b, boost::compute::vector<T>& c) {
+  interop_detail::require_same_size("vector_add", a, b, "b");
+  interop_detail::require_same_size("vector_add", a, c, "c");
+  cl::CommandQueue q = compute::queue(queue);
+  cl::Buffer c_buffer = compute::buffer(c);
+  return event(tilecl::vector_add<T>(q, a.size(), compute::buffer(a), 0, compute::buffer(b), 0, c_buffer, 0));
+}
+
+}  // namespace tilecl::compute
