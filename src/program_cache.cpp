@@ -145,9 +145,10 @@ std::shared_ptr<CompiledProgram> build_program(const cl::Context& context, const
 
 // --- ProgramCache ----------------------------------------------------------------------------------
 
+// Never destroyed: releasing OpenCL objects from static destructors can run after the driver has unloaded.
 ProgramCache& ProgramCache::instance() {
-  static ProgramCache cache;
-  return cache;
+  static ProgramCache* cache = new ProgramCache;
+  return *cache;
 }
 
 std::shared_ptr<CompiledProgram> ProgramCache::get(const cl::Context& context, const cl::Device& device,

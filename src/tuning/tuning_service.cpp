@@ -70,9 +70,10 @@ TuningRecords records_of(const TuningOutcome& outcome, TuningSubject& subject, c
 
 }  // namespace
 
+// Never destroyed: it holds OpenCL queues, which must not be released after the driver has unloaded.
 TuningService& TuningService::instance() {
-  static TuningService service;
-  return service;
+  static TuningService* service = new TuningService;
+  return *service;
 }
 
 cl::CommandQueue TuningService::profiling_queue(const QueueTarget& target) {

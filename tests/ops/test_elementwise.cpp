@@ -188,3 +188,16 @@ TEST_SUITE("ops.elementwise") {
     CHECK_THROWS_AS(detail::axpy_with<float>(too_big, device().queue, 100, 1.0f, buffer, 0, buffer, 1000), Error);
   }
 }
+
+TEST_SUITE("ops.elementwise") {
+  TEST_CASE("elementwise: tiny ragged lengths under every variant (also run under oclgrind)") {
+    for (const auto& config : configs_to_sweep()) {
+      CAPTURE(config.to_string());
+      for (std::size_t n : {1, 3, 17, 131}) {
+        CAPTURE(n);
+        check_axpy<float>(&config, n, 1, 2);
+        check_vector_add<float>(&config, n, 2);
+      }
+    }
+  }
+}

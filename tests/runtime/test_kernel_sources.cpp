@@ -47,7 +47,7 @@ TEST_SUITE("runtime.kernel_sources") {
 
   TEST_CASE("kernel sources: the embedded text is the file in kernels/ after the common header") {
     for (const auto& family : detail::kernel_families()) {
-      std::ifstream file(std::string(TILECL_SOURCE_DIR) + "/kernels/" + family + ".cl");
+      std::ifstream file(test::source_directory() + "/kernels/" + family + ".cl");
       REQUIRE(file);
       std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
       const auto source = detail::kernel_source(family);
@@ -58,7 +58,7 @@ TEST_SUITE("runtime.kernel_sources") {
 
   TEST_CASE("kernel sources: TILECL_KERNEL_DIR reads the sources from disk instead") {
     const std::string directory = test::temp_directory("kernels");
-    std::filesystem::copy(std::string(TILECL_SOURCE_DIR) + "/kernels", directory,
+    std::filesystem::copy(test::source_directory() + "/kernels", directory,
                           std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
     {
       std::ofstream edit(directory + "/elementwise.cl", std::ios::app);

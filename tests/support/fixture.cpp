@@ -11,14 +11,16 @@
 
 namespace tilecl::test {
 
+// Never destroyed, like the library's caches: OpenCL objects must not outlive the driver at exit.
 TestDevice& device() {
-  static TestDevice instance = [] {
-    TestDevice d;
+  static TestDevice& instance = *[] {
+    auto* created = new TestDevice;
+    TestDevice& d = *created;
     d.device = select_device();
     d.context = cl::Context(d.device);
     d.queue = cl::CommandQueue(d.context, d.device);
     d.info = &device_info(d.device);
-    return d;
+    return created;
   }();
   return instance;
 }
@@ -36,7 +38,19 @@ std::mt19937_64 random_engine(const std::string& salt) {
   return std::mt19937_64(seed() ^ std::hash<std::string>{}(salt));
 }
 
-std::string probe_path() { return TILECL_PROBE_PATH; }
+// Beside the test executable, so a build directory copied to another machine still finds it.
+std::string probe_path() {
+  std::error_code error;
+  const auto beside = std::filesystem::read_symlink("/proc/self/exe", error).parent_path() / "tilecl_test_probe";
+  if (!error && std::filesystem::exists(beside)) return beside.string();
+  return TILECL_PROBE_PATH;
+}
+
+// The source tree as configured, or the working directory when the build was moved (run from the root).
+std::string source_directory() {
+  if (std::filesystem::exists(std::string(TILECL_SOURCE_DIR) + "/kernels")) return TILECL_SOURCE_DIR;
+  return std::filesystem::current_path().string();
+}
 
 std::string temp_directory(const std::string& name) {
   static int counter = 0;

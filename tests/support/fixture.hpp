@@ -34,6 +34,7 @@ std::mt19937_64 random_engine(const std::string& salt);
 
 // Path of the second-process helper (tests/support/probe.cpp) and a fresh temp directory.
 std::string probe_path();
+std::string source_directory();
 std::string temp_directory(const std::string& name);
 
 // Runs a shell command; returns its exit status and stdout.
