@@ -15,7 +15,7 @@ const char* kLimitSource = R"CLC(
 #define VTYPE TILECL_CAT(float, VW)
 #define TILECL_CAT_IMPL(a, b) a##b
 #define TILECL_CAT(a, b) TILECL_CAT_IMPL(a, b)
-__kernel void bench_fma_peak(__global float* out, const float seed, const int iterations) {
+__kernel void bench_fma_peak(__global VTYPE* out, const float seed, const int iterations) {
   const VTYPE start = (VTYPE)((float)get_global_id(0) * 1e-7f + seed);
   VTYPE a0 = start, a1 = start + 0.1f, a2 = start + 0.2f, a3 = start + 0.3f;
   VTYPE a4 = start + 0.4f, a5 = start + 0.5f, a6 = start + 0.6f, a7 = start + 0.7f;
@@ -25,7 +25,7 @@ __kernel void bench_fma_peak(__global float* out, const float seed, const int it
     a4 = fma(a4, m, c); a5 = fma(a5, m, c); a6 = fma(a6, m, c); a7 = fma(a7, m, c);
   }
   const VTYPE sum = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
-  out[get_global_id(0)] = sum.s0 + sum.s1;
+  out[get_global_id(0)] = sum;  /* every lane is used, so no chain is dead code */
 }
 __kernel void bench_copy(__global const float4* in, __global float4* out) {
   out[get_global_id(0)] = in[get_global_id(0)];
@@ -102,7 +102,7 @@ Row fma_row(BenchContext& context) {
   const std::size_t global = static_cast<std::size_t>(context.info->compute_units) *
                              (context.info->is_gpu() ? 8192 : 1024);
   const int iterations = context.info->is_gpu() ? 4096 : 2048;
-  cl::Buffer out(context.context, CL_MEM_WRITE_ONLY, global * sizeof(float));
+  cl::Buffer out(context.context, CL_MEM_WRITE_ONLY, global * sizeof(float) * width);
   kernel.setArg(0, out);
   kernel.setArg(1, 0.5f);
   kernel.setArg(2, iterations);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "checks.hpp"
@@ -103,6 +104,7 @@ int run_tune(const TuneSettings& settings) {
   TextTable table({"op", "dtype", "shape", "bucket", "best parameters", "time", "rate", "default", "speed-up",
                    "tried", "failed"});
   std::size_t keys = 0, skipped = 0;
+  std::vector<std::string> failure_notes;
   for (const auto* op : ops) {
     const auto& dtypes = settings.dtypes.empty() ? op->description.dtypes : settings.dtypes;
     const auto& shapes = settings.shapes.empty() ? op->description.default_shapes : settings.shapes;
@@ -124,12 +126,20 @@ int run_tune(const TuneSettings& settings) {
         const auto outcome = detail::TuningService::instance().tune(target, *subject, options);
         ++keys;
         std::size_t tried = 0, failed = 0;
+        std::set<std::string> reasons;
         for (const auto& result : outcome.results) {
           if (result.status != detail::CandidateStatus::NotTried) ++tried;
           if (result.status == detail::CandidateStatus::BuildFailed ||
               result.status == detail::CandidateStatus::LaunchFailed ||
-              result.status == detail::CandidateStatus::WrongResult)
+              result.status == detail::CandidateStatus::WrongResult) {
             ++failed;
+            // One example per distinct kind of failure, for the notes under the table.
+            const std::string reason = std::string(detail::candidate_status_name(result.status)) + ": " +
+                                       result.message.substr(0, 160);
+            if (reasons.size() < 3 && reasons.insert(reason.substr(0, 60)).second)
+              failure_notes.push_back(op->description.name + " " + dtype + " " + key.bucket + ": " +
+                                      result.config.to_string() + ": " + reason);
+          }
         }
         table.add({op->description.name, dtype, subject->timing_shape(), key.bucket,
                    outcome.found ? outcome.best.to_string() : "(none verified)",
@@ -143,6 +153,10 @@ int run_tune(const TuneSettings& settings) {
     }
   }
   table.print(std::cout);
+  if (!failure_notes.empty()) {
+    std::cout << "\nexamples of rejected candidates (all are recorded in the database and not tried again):\n";
+    for (const auto& note : failure_notes) std::cout << "  " << note << "\n";
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "\ntuned " << keys << " key(s) in " << fixed(seconds, 1) << " s";
   if (skipped > 0) std::cout << "; " << skipped << " already tuned (use --force to tune again)";

@@ -4,6 +4,8 @@
 #include <thread>
 
 #include "kernel_sources.hpp"
+#include "program_cache.hpp"
+#include "tuning/op_registry.hpp"
 #include "support/fixture.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
@@ -78,7 +80,16 @@ TEST_SUITE("tuning.first_use") {
     auto choice = tuning::parameters_for(device().queue, "axpy", "float", "2^13");
     detail::TuningService::instance().set_timer_for_testing(nullptr);
     CHECK(choice.origin == tuning::Origin::FirstUse);
-    const auto widest = std::min<std::int64_t>(1024, static_cast<std::int64_t>(device().info->max_work_group_size));
+    // The widest work-group the default kernel accepts on this device (its own limit can be below the device's).
+    auto subject = detail::find_tunable_op("axpy").make_subject("float", "2^13");
+    auto program = detail::ProgramCache::instance().get(device().context, device().device, "elementwise",
+                                                         subject->build_options(choice.parameters), "test");
+    const auto limit = std::min(program->kernel_work_group_limit("elementwise_axpy_" + choice.parameters.variant, "test"),
+                                device().info->max_work_group_size);
+    std::int64_t widest = 0;
+    for (std::int64_t candidate : {32, 64, 128, 256, 512, 1024})
+      if (static_cast<std::size_t>(candidate) <= limit) widest = candidate;
+    MESSAGE("kernel work-group limit " << limit << ", chosen " << choice.parameters.to_string());
     CHECK(choice.parameters.value("WG_X") == widest);
   }
 
