@@ -45,7 +45,7 @@
 #endif
 
 /* The index of the w-th vector of this work-item. */
-inline int vector_index(const int w) {
+int vector_index(const int w) {
 #if USE_STRIDED
   return (int)get_global_id(0) + w * (int)get_global_size(0);
 #else
