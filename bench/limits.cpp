@@ -1,5 +1,6 @@
 // The device's limits, measured in the same run as the benchmarks they frame.
 #include <algorithm>
+#include <functional>
 #include <iostream>
 
 #include "cases/cases.hpp"
@@ -43,30 +44,38 @@ cl::Program build_limit_program(BenchContext& context, const std::string& option
   return program;
 }
 
-Row copy_row(BenchContext& context) {
-  const std::size_t bytes = std::min<std::size_t>(context.info->is_gpu() ? (std::size_t{1} << 30) : (std::size_t{1} << 28),
-                                                  context.info->max_allocation_bytes / 2);
-  cl::Buffer source(context.context, CL_MEM_READ_WRITE, bytes), target(context.context, CL_MEM_READ_WRITE, bytes);
-  std::vector<unsigned char> pattern(bytes);
-  for (std::size_t i = 0; i < bytes; ++i) pattern[i] = static_cast<unsigned char>(context.random());
-  context.queue.enqueueWriteBuffer(source, CL_TRUE, 0, bytes, pattern.data());
+// A limit row, timed by running `enqueue` (which returns its one event) repeatedly.
+Row limit_row(BenchContext& context, const std::string& op, const std::string& shape, const std::string& dtype,
+              const std::string& implementation, double work, Unit unit, const std::function<cl::Event()>& enqueue) {
   Row row;
   row.family = "limits";
-  row.op = "copy";
-  row.shape = std::to_string(bytes >> 20) + " MiB";
-  row.dtype = "bytes";
-  row.implementation = "clEnqueueCopyBuffer";
+  row.op = op;
+  row.shape = shape;
+  row.dtype = dtype;
+  row.implementation = implementation;
   row.kind = Row::Kind::Limit;
-  row.work = 2.0 * static_cast<double>(bytes);
-  row.unit = Unit::BytesPerSecond;
-  row.timing = time_with_events(
-      [&](int) {
-        cl::Event event;
-        context.queue.enqueueCopyBuffer(source, target, 0, 0, bytes, nullptr, &event);
-        return std::vector<cl::Event>{event};
-      },
-      context.measure);
+  row.work = work;
+  row.unit = unit;
+  row.timing = time_with_events([&](int) { return std::vector<cl::Event>{enqueue()}; }, context.measure);
   return row;
+}
+
+std::size_t copy_bytes(const BenchContext& context) {
+  return std::min<std::size_t>(context.info->is_gpu() ? (std::size_t{1} << 30) : (std::size_t{1} << 28),
+                               context.info->max_allocation_bytes / 2);
+}
+
+Row copy_row(BenchContext& context, std::size_t bytes) {
+  cl::Buffer source(context.context, CL_MEM_READ_WRITE, bytes), target(context.context, CL_MEM_READ_WRITE, bytes);
+  std::vector<unsigned char> pattern(bytes);
+  for (auto& byte : pattern) byte = static_cast<unsigned char>(context.random());
+  context.queue.enqueueWriteBuffer(source, CL_TRUE, 0, bytes, pattern.data());
+  return limit_row(context, "copy", std::to_string(bytes >> 20) + " MiB", "bytes", "clEnqueueCopyBuffer",
+                   2.0 * static_cast<double>(bytes), Unit::BytesPerSecond, [&] {
+                     cl::Event event;
+                     context.queue.enqueueCopyBuffer(source, target, 0, 0, bytes, nullptr, &event);
+                     return event;
+                   });
 }
 
 Row copy_kernel_row(BenchContext& context, std::size_t bytes) {
@@ -76,61 +85,44 @@ Row copy_kernel_row(BenchContext& context, std::size_t bytes) {
   context.queue.enqueueFillBuffer(source, 1.5f, 0, bytes);
   kernel.setArg(0, source);
   kernel.setArg(1, target);
-  Row row;
-  row.family = "limits";
-  row.op = "copy";
-  row.shape = std::to_string(bytes >> 20) + " MiB";
-  row.dtype = "bytes";
-  row.implementation = "copy kernel (float4)";
-  row.kind = Row::Kind::Limit;
-  row.work = 2.0 * static_cast<double>(bytes);
-  row.unit = Unit::BytesPerSecond;
-  row.timing = time_with_events(
-      [&](int) {
-        cl::Event event;
-        context.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(bytes / 16), cl::NullRange, nullptr, &event);
-        return std::vector<cl::Event>{event};
-      },
-      context.measure);
-  return row;
+  return limit_row(context, "copy", std::to_string(bytes >> 20) + " MiB", "bytes", "copy kernel (float4)",
+                   2.0 * static_cast<double>(bytes), Unit::BytesPerSecond, [&] {
+                     cl::Event event;
+                     context.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(bytes / 16), cl::NullRange,
+                                                        nullptr, &event);
+                     return event;
+                   });
 }
 
 Row fma_row(BenchContext& context) {
-  const int width = context.info->is_gpu() ? 4 : static_cast<int>(std::clamp(context.info->native_vector_width_float, 4u, 16u));
+  const int width =
+      context.info->is_gpu() ? 4 : static_cast<int>(std::clamp(context.info->native_vector_width_float, 4u, 16u));
   cl::Program program = build_limit_program(context, "-cl-mad-enable -DVW=" + std::to_string(width));
   cl::Kernel kernel(program, "bench_fma_peak");
-  const std::size_t global = static_cast<std::size_t>(context.info->compute_units) *
-                             (context.info->is_gpu() ? 8192 : 1024);
+  const std::size_t global =
+      static_cast<std::size_t>(context.info->compute_units) * (context.info->is_gpu() ? 8192 : 1024);
   const int iterations = context.info->is_gpu() ? 4096 : 2048;
   cl::Buffer out(context.context, CL_MEM_WRITE_ONLY, global * sizeof(float) * width);
   kernel.setArg(0, out);
   kernel.setArg(1, 0.5f);
   kernel.setArg(2, iterations);
-  Row row;
-  row.family = "limits";
-  row.op = "fma";
-  row.shape = std::to_string(global) + " items x " + std::to_string(iterations);
-  row.dtype = "float";
-  row.implementation = "FMA-bound kernel";
-  row.kind = Row::Kind::Limit;
-  row.work = static_cast<double>(global) * iterations * 8 * width * 2;
-  row.unit = Unit::FlopsPerSecond;
-  row.timing = time_with_events(
-      [&](int) {
-        cl::Event event;
-        context.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NullRange, nullptr, &event);
-        return std::vector<cl::Event>{event};
-      },
-      context.measure);
-  return row;
+  return limit_row(context, "fma", std::to_string(global) + " items x " + std::to_string(iterations), "float",
+                   "FMA-bound kernel", static_cast<double>(global) * iterations * 8 * width * 2,
+                   Unit::FlopsPerSecond, [&] {
+                     cl::Event event;
+                     context.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NullRange,
+                                                        nullptr, &event);
+                     return event;
+                   });
 }
 
 }  // namespace
 
 Limits measure_limits(BenchContext& context) {
   Limits limits;
-  Row copy = copy_row(context);
-  Row copy_kernel = copy_kernel_row(context, static_cast<std::size_t>(copy.work / 2));
+  const std::size_t bytes = copy_bytes(context);
+  Row copy = copy_row(context, bytes);
+  Row copy_kernel = copy_kernel_row(context, bytes);
   limits.copy_gb_per_s = std::max(copy.rate(), copy_kernel.rate());
   context.add(copy);
   context.add(copy_kernel);
