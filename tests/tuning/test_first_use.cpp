@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <thread>
 
 #include "kernel_sources.hpp"
@@ -115,6 +116,15 @@ TEST_SUITE("tuning.first_use") {
     CHECK(second["tunings"] == 0);
     CHECK(second["tuning_db_hits"] == 1);
     CHECK(second["parameters"] == first["parameters"]);
+  }
+
+  TEST_CASE("first use: an unwritable cache directory never fails the call; the choice is simply not kept") {
+    const std::string parent = test::temp_directory("first-use-unwritable");
+    std::ofstream(parent + "/a-file") << "not a directory";
+    auto first = probe_choose(parent + "/a-file/cache", "axpy", "2^13");
+    CHECK(first["origin"] == "first-use");
+    auto second = probe_choose(parent + "/a-file/cache", "axpy", "2^13");
+    CHECK(second["origin"] == "first-use");  // nothing could be stored, so the next process tunes again
   }
 
   TEST_CASE("first use: processes tuning different keys at once into one database lose no entry") {
