@@ -88,9 +88,9 @@ cl::Event launch(Kind kind, const QueueTarget& target, cl::CommandQueue& queue, 
       set_kernel_args(op, lease.kernel(), count_arg, alpha, *operands.first, first_offset, *operands.output,
                       output_offset);
     }
+    // Every chunk waits for the caller's events: on an out-of-order queue the chunks are independent.
     events.push_back(enqueue_kernel(op, queue, lease.kernel(), cl::NDRange(global),
-                                    work_group > 0 ? cl::NDRange(work_group) : cl::NullRange,
-                                    start == 0 ? wait : nullptr));
+                                    work_group > 0 ? cl::NDRange(work_group) : cl::NullRange, wait));
   }
   if (events.size() == 1) return events.front();
   cl::Event done;
