@@ -104,6 +104,8 @@
 /* ---- Derived values --------------------------------------------------------------------------------- */
 
 #define REDUCE_ARG (REDUCE_OP == REDUCE_OP_ARGMIN || REDUCE_OP == REDUCE_OP_ARGMAX)
+/* reduce_chunked: independent accumulators per work-item (instruction-level parallelism on CPUs). */
+#define REDUCE_CHAINS (WPT < 4 ? WPT : 4)
 #define REDUCE_WANT_MAX (REDUCE_OP == REDUCE_OP_MAX || REDUCE_OP == REDUCE_OP_ARGMAX)
 
 /* Integer element types, recognised by name (TILECL_CAT(REDUCE_IS_INT_, DTYPE) is 0 for any other type). */
@@ -163,9 +165,15 @@
 
 #if REDUCE_OP == REDUCE_OP_SUM
 #define REDUCE_COMBINE(a, b) ((a) + (b))
+#define REDUCE_COMBINE_VEC(a, b) ((a) + (b))
 #else
 /* min/max: NaN wins against a number, so it propagates. */
 #define REDUCE_COMBINE(a, b) (REDUCE_BETTER(b, a) ? (b) : (a))
+#if VEC == 1
+#define REDUCE_COMBINE_VEC(a, b) REDUCE_COMBINE(a, b)
+#else
+#define REDUCE_COMBINE_VEC(a, b) select((a), (b), REDUCE_BETTER(b, a))
+#endif
 #endif
 
 /* Combines (value, index) pair b into pair a, with the first index winning ties (scalars). */
@@ -200,7 +208,7 @@
     (acc) = REDUCE_BETTER(fold_w_, acc) ? fold_w_ : (acc);                                          \
   } while (0)
 #else
-#define REDUCE_FOLD_VEC(acc, acc_index, w, i0) ((acc) = REDUCE_COMBINE(acc, w))
+#define REDUCE_FOLD_VEC(acc, acc_index, w, i0) ((acc) = REDUCE_COMBINE_VEC(acc, w))
 #endif
 
 inline REDUCE_INDEXV reduce_lane_ids(void) {
@@ -425,12 +433,33 @@ __kernel void reduce_chunked(int n, __global const DTYPE* x, ulong x_offset, __g
   REDUCE_ACC a;
   int ai;
   if (start + chunk <= n) {
-    REDUCE_ACCV acc = (REDUCE_ACCV)(REDUCE_IDENTITY);
-    REDUCE_INDEXV acc_index = (REDUCE_INDEXV)(REDUCE_NO_INDEX);
-    for (int k = 0; k < WPT; ++k) {
-      REDUCE_FOLD_VEC(acc, acc_index, REDUCE_TO_ACC(REDUCE_VLOAD(x + k * VEC)), start + k * VEC);
+    /* REDUCE_CHAINS independent accumulators: a compare-and-select chain is several cycles long. Each
+     * accumulator sees growing indices, so the first-index rule still holds when they are combined. */
+    REDUCE_ACCV acc[REDUCE_CHAINS];
+    REDUCE_INDEXV acc_index[REDUCE_CHAINS];
+#pragma unroll
+    for (int c = 0; c < REDUCE_CHAINS; ++c) {
+      acc[c] = (REDUCE_ACCV)(REDUCE_IDENTITY);
+      acc_index[c] = (REDUCE_INDEXV)(REDUCE_NO_INDEX);
     }
-    reduce_lanes(acc, acc_index, &a, &ai);
+    int k = 0;
+    for (; k + REDUCE_CHAINS <= WPT; k += REDUCE_CHAINS) {
+#pragma unroll
+      for (int c = 0; c < REDUCE_CHAINS; ++c) {
+        REDUCE_FOLD_VEC(acc[c], acc_index[c], REDUCE_TO_ACC(REDUCE_VLOAD(x + (k + c) * VEC)), start + (k + c) * VEC);
+      }
+    }
+    for (; k < WPT; ++k) {
+      REDUCE_FOLD_VEC(acc[0], acc_index[0], REDUCE_TO_ACC(REDUCE_VLOAD(x + k * VEC)), start + k * VEC);
+    }
+    reduce_lanes(acc[0], acc_index[0], &a, &ai);
+#pragma unroll
+    for (int c = 1; c < REDUCE_CHAINS; ++c) {
+      REDUCE_ACC b;
+      int bi;
+      reduce_lanes(acc[c], acc_index[c], &b, &bi);
+      REDUCE_FOLD(a, ai, b, bi);
+    }
   } else {
     a = REDUCE_IDENTITY;
     ai = REDUCE_NO_INDEX;

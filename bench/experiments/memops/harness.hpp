@@ -177,11 +177,6 @@ struct Config {
     auto l = launch.find(name);
     return l != launch.end() ? l->second : fallback;
   }
-  std::string options(DType dtype) const {
-    std::string result = "-DDTYPE=" + std::string(cl_name(dtype));
-    for (const auto& [name, v] : build) result += " -D" + name + "=" + v;
-    return result;
-  }
 };
 
 inline Config parse_config(const std::string& text) {
@@ -213,12 +208,13 @@ inline Config parse_config(const std::string& text) {
 
 // ---------------------------------------------------------------------------------------------------------
 // Timing. Every operation (ours and the peers') is bracketed by two empty one-work-item kernels; its time
-// is START(after) - END(before), so it covers every kernel the operation enqueues and the gaps between
-// them, whatever the operation does internally. Our own kernels also report their summed event time.
+// is START(after) - END(before) less the same span with nothing in between (one launch gap, measured once),
+// so it covers every kernel the operation enqueues and the gaps between them, whatever the operation does
+// internally. Our own kernels also report their summed event time.
 
 struct Timing {
-  double median_s = 0, min_s = 0;       // bracketed span
-  double kernel_median_s = 0;           // summed kernel events of the operation (0 if not provided)
+  double median_s = 0, min_s = 0;  // bracketed span, less the span of an empty bracket
+  double kernel_median_s = 0;      // summed kernel events of the operation (0 if not provided)
 };
 
 inline double median(std::vector<double> v) {
@@ -235,7 +231,12 @@ class Timer {
     mark_ = cl::Kernel(program, "memops_bench_mark");
     dummy_ = cl::Buffer(env.context, CL_MEM_READ_WRITE, 64);
     mark_.setArg(0, dummy_);
+    idle_s_ = 0;
+    idle_s_ = time([](int, std::vector<cl::Event>&) {}, 3, 21).median_s;
   }
+
+  // Median span of an empty bracket: the launch gap subtracted from every measurement.
+  double idle_seconds() const { return idle_s_; }
 
   // enqueue(rep, events): enqueues the operation once (rep selects rotating buffers); it may append the
   // events of its own kernels to `events` for the kernel-time column.
@@ -255,7 +256,7 @@ class Timer {
     for (int r = 0; r < reps; ++r) {
       const auto t0 = before[r].getProfilingInfo<CL_PROFILING_COMMAND_END>();
       const auto t1 = after[r].getProfilingInfo<CL_PROFILING_COMMAND_START>();
-      spans.push_back(1e-9 * static_cast<double>(t1 > t0 ? t1 - t0 : 0));
+      spans.push_back(std::max(0.0, 1e-9 * static_cast<double>(t1 > t0 ? t1 - t0 : 0) - idle_s_));
       double k = 0;
       for (const cl::Event& e : kernels[r]) {
         k += 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
@@ -274,6 +275,7 @@ class Timer {
   const Env& env_;
   cl::Kernel mark_;
   cl::Buffer dummy_;
+  double idle_s_ = 0;
 };
 
 // Number of copies of an operation's buffers to rotate through so that consecutive repetitions never find
@@ -303,6 +305,54 @@ inline Timing copy_timing(const Env& env, Timer& timer, std::size_t bytes, int w
                                     &events.back());
       },
       warmup, reps);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pattern fill on the device: 32-bit word w of a buffer holds pattern_word(w, seed), so large inputs need no
+// host-side generation and any element can be predicted on the host for sampled checks.
+
+inline std::uint32_t pattern_word(std::uint64_t w, std::uint32_t seed) {
+  std::uint32_t x = static_cast<std::uint32_t>(w) ^ (static_cast<std::uint32_t>(w >> 32) * 0x85EBCA6Bu) ^ seed;
+  x ^= x >> 16;
+  x *= 0x7FEB352Du;
+  x ^= x >> 15;
+  x *= 0x846CA68Bu;
+  x ^= x >> 16;
+  return x;
+}
+
+inline const char* kPatternSource = R"CLC(
+__kernel void memops_fill_pattern(__global uint* p, ulong words, uint seed) {
+  const ulong w = get_global_id(0);
+  if (w >= words) return;
+  uint x = (uint)w ^ ((uint)(w >> 32) * 0x85EBCA6Bu) ^ seed;
+  x ^= x >> 16;
+  x *= 0x7FEB352Du;
+  x ^= x >> 15;
+  x *= 0x846CA68Bu;
+  x ^= x >> 16;
+  p[w] = x;
+}
+)CLC";
+
+// Fills `bytes` (a multiple of 4) of `buffer` with the pattern.
+inline void fill_pattern(const Env& env, const cl::Buffer& buffer, std::size_t bytes, std::uint32_t seed) {
+  static cl::Program program;
+  static cl::Kernel kernel;
+  if (!kernel()) {
+    program = build_program(env, kPatternSource, "");
+    kernel = cl::Kernel(program, "memops_fill_pattern");
+  }
+  const std::size_t words = bytes / 4;
+  kernel.setArg(0, buffer);
+  kernel.setArg(1, static_cast<cl_ulong>(words));
+  kernel.setArg(2, seed);
+  env.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange((words + 255) / 256 * 256), cl::NDRange(256));
+}
+
+// The byte at `offset` of a buffer filled with the pattern.
+inline std::uint8_t pattern_byte(std::uint64_t offset, std::uint32_t seed) {
+  return static_cast<std::uint8_t>(pattern_word(offset / 4, seed) >> (8 * (offset % 4)));
 }
 
 // ---------------------------------------------------------------------------------------------------------

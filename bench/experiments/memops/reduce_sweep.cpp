@@ -347,8 +347,11 @@ struct Row {
 void print_row(const Row& r) {
   if (r.status != "ok") {
     std::printf("%-50s %-6s %-6s %s\n", r.name.c_str(), r.dtype.c_str(), r.op.c_str(), r.status.c_str());
+  } else if (r.median_s == 0) {
+    std::printf("%-50s %-6s %-6s verified%s%s\n", r.name.c_str(), r.dtype.c_str(), r.op.c_str(),
+                r.note.empty() ? "" : "; ", r.note.c_str());
   } else {
-    std::printf("%-50s %-6s %-6s %8.3f ms %8.1f GB/s %6.1f%% copy %6.2fx peer%s%s\n", r.name.c_str(),
+    std::printf("%-50s %-6s %-6s %8.3f ms %7.1f GB/s %5.1f%% copy %5.2fx peer%s%s\n", r.name.c_str(),
                 r.dtype.c_str(), r.op.c_str(), r.median_s * 1e3, r.gbps, r.pct_copy, r.vs_peer,
                 r.note.empty() ? "" : " ", r.note.c_str());
   }
@@ -468,8 +471,9 @@ int main(int argc, char** argv) {
   const std::string source = family_source(kernel_dir, "reduce");
   Timer timer(env);
   const bool subgroups = has_extension(env.device, "cl_khr_subgroups");
-  std::printf("reduce n = %ld, seed %llu, %d reps (median), warm-up %d, cl_khr_subgroups %s\n", n_big,
-              static_cast<unsigned long long>(seed), reps, warmup, subgroups ? "yes" : "no");
+  std::printf("reduce n = %ld, seed %llu, %d reps (median), warm-up %d, launch gap %.1f us, cl_khr_subgroups %s\n",
+              n_big, static_cast<unsigned long long>(seed), reps, warmup, timer.idle_seconds() * 1e6,
+              subgroups ? "yes" : "no");
 
   std::vector<Row> rows;
   std::vector<JsonRecord> json_rows;
@@ -804,6 +808,7 @@ int main(int argc, char** argv) {
   header.add("family", "reduce").add("device", env.device_name).add("platform", env.platform_name)
       .add("driver", env.device.getInfo<CL_DRIVER_VERSION>()).add("date", now_text()).add("seed", static_cast<long>(seed))
       .add("n", n_big).add("reps", reps).add("copy_gbps", copy_gbps).add("subgroups", subgroups)
+      .add("launch_gap_s", timer.idle_seconds())
       .add("wall_s", seconds_since(start));
   write_json(json_path, header, json_rows);
   return failures ? 1 : 0;

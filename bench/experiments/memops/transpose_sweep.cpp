@@ -185,6 +185,23 @@ void expected_output(const Shape& s, std::size_t elem, const std::vector<std::ui
 }
 
 constexpr std::uint8_t kPoison = 0xA7;
+constexpr std::uint32_t kPatternSeed = 0x5EED0000u;
+
+// Sampled check of a transpose at the timing shape: `out` must hold the transpose of rotation input 0.
+std::string check_big(const Env& env, int rows, int cols, std::size_t elem, const cl::Buffer& out, Random& rng) {
+  std::vector<std::uint8_t> got(std::size_t(rows) * cols * elem);
+  env.queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size(), got.data());
+  for (int k = 0; k < 200000; ++k) {
+    const std::uint64_t r = rng.next() % rows, c = rng.next() % cols;
+    for (std::size_t b = 0; b < elem; ++b) {
+      if (got[(c * rows + r) * elem + b] != pattern_byte((r * cols + c) * elem + b, kPatternSeed)) {
+        return "at " + std::to_string(rows) + "x" + std::to_string(cols) + ": out[" + std::to_string(c) + "][" +
+               std::to_string(r) + "] is wrong";
+      }
+    }
+  }
+  return "";
+}
 
 // Runs `enqueue` on every check shape; returns an empty string or the first failure.
 long g_check_max_elements = 1L << 40;  // --check-max: skip larger check shapes (for oclgrind)
@@ -218,16 +235,19 @@ std::string check(const Env& env, std::size_t elem, Random& rng,
 }
 
 struct Row {
-  std::string kind, name, dtype, status;
+  std::string kind, name, dtype, status, note;
   double median_s = 0, kernel_s = 0, gbps = 0, kernel_gbps = 0, pct_copy = 0, vs_peer = 0, compile_s = 0;
 };
 
 void print_row(const Row& r) {
   if (r.status != "ok") {
-    std::printf("%-52s %-6s %s\n", r.name.c_str(), r.dtype.c_str(), r.status.c_str());
+    std::printf("%-50s %-6s %s\n", r.name.c_str(), r.dtype.c_str(), r.status.c_str());
+  } else if (r.median_s == 0) {
+    std::printf("%-50s %-6s verified%s%s\n", r.name.c_str(), r.dtype.c_str(), r.note.empty() ? "" : "; ",
+                r.note.c_str());
   } else {
-    std::printf("%-52s %-6s %9.3f ms %8.1f GB/s %6.1f%% copy %6.2fx peer\n", r.name.c_str(), r.dtype.c_str(),
-                r.median_s * 1e3, r.gbps, r.pct_copy, r.vs_peer);
+    std::printf("%-50s %-6s %8.3f ms %7.1f GB/s %5.1f%% copy %5.2fx peer%s%s\n", r.name.c_str(), r.dtype.c_str(),
+                r.median_s * 1e3, r.gbps, r.pct_copy, r.vs_peer, r.note.empty() ? "" : " ", r.note.c_str());
   }
   std::fflush(stdout);
 }
@@ -282,8 +302,8 @@ int main(int argc, char** argv) {
   Random rng(seed);
   const std::string source = family_source(kernel_dir, "transpose");
   Timer timer(env);
-  std::printf("transpose %d x %d (ld = extent), seed %llu, %d reps (median), warm-up %d\n", rows, cols,
-              static_cast<unsigned long long>(seed), reps, warmup);
+  std::printf("transpose %d x %d (ld = extent), seed %llu, %d reps (median), warm-up %d, launch gap %.1f us\n",
+              rows, cols, static_cast<unsigned long long>(seed), reps, warmup, timer.idle_seconds() * 1e6);
 
   std::vector<Row> rows_out;
   std::vector<JsonRecord> json_rows;
@@ -297,6 +317,7 @@ int main(int argc, char** argv) {
                             .add("rows", rows)
                             .add("cols", cols)
                             .add("status", r.status)
+                            .add("note", r.note)
                             .add("median_s", r.median_s)
                             .add("kernel_s", r.kernel_s)
                             .add("gbps", r.gbps)
@@ -312,7 +333,7 @@ int main(int argc, char** argv) {
   const Timing copy = verify_only ? Timing{} : copy_timing(env, timer, copy_bytes, warmup, reps);
   const double copy_gbps = verify_only ? 0 : 2.0 * copy_bytes / copy.median_s * 1e-9;
   {
-    Row r{"copy", "clEnqueueCopyBuffer " + std::to_string(copy_bytes >> 20) + " MiB", "-", "ok"};
+    Row r{"copy", "clEnqueueCopyBuffer " + std::to_string(copy_bytes >> 20) + " MiB", "-", "ok", ""};
     r.median_s = copy.median_s;
     r.gbps = copy_gbps;
     r.pct_copy = 100;
@@ -334,7 +355,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < rotation; ++i) {
       b.in.emplace_back(env.context, CL_MEM_READ_WRITE, bytes);
       b.out.emplace_back(env.context, CL_MEM_READ_WRITE, bytes);
-      env.queue.enqueueFillBuffer(b.in.back(), static_cast<std::uint32_t>(0x3F000000u + i), 0, bytes);
+      fill_pattern(env, b.in.back(), bytes, kPatternSeed + i);
       env.queue.enqueueFillBuffer(b.out.back(), static_cast<std::uint32_t>(0), 0, bytes);
     }
     env.queue.finish();
@@ -363,7 +384,7 @@ int main(int argc, char** argv) {
                                                in(), s.in_offset, s.ld_in(), out(), s.out_offset, s.ld_out(), &q, event);
         if (status != CLBlastSuccess) throw std::runtime_error("CLBlast omatcopy status " + std::to_string(status));
       };
-      Row r{"peer", "CLBlast omatcopy", cl_name(t), "ok"};
+      Row r{"peer", "CLBlast omatcopy", cl_name(t), "ok", ""};
       try {
         if (verify) {
           const std::string bad = check(env, size_of(t), rng, [&](const Shape& s, const cl::Buffer& in, const cl::Buffer& out) {
@@ -371,7 +392,7 @@ int main(int argc, char** argv) {
             run(s, in, out, &e);
             if (e) clReleaseEvent(e);
           });
-          if (!bad.empty()) r.status = "WRONG " + bad;
+          if (!bad.empty()) r.note = "WRONG at " + bad;
         }
         if (!verify_only) {
           Buffers& b = buffers_for(t);
@@ -386,7 +407,14 @@ int main(int argc, char** argv) {
           r.gbps = gbps_of(t, tm.median_s);
           r.pct_copy = 100 * r.gbps / copy_gbps;
           r.vs_peer = 1;
-          if (r.status == "ok") peer_gbps[t] = r.gbps;
+          if (verify) {
+            cl_event e = nullptr;
+            run(big, b.in[0], b.out[0], &e);
+            if (e) clReleaseEvent(e);
+            const std::string bad = check_big(env, rows, cols, size_of(t), b.out[0], rng);
+            if (!bad.empty()) r.note += (r.note.empty() ? "WRONG " : "; WRONG ") + bad;
+          }
+          peer_gbps[t] = r.gbps;
         }
       } catch (const std::exception& e) {
         r.status = std::string("ERROR ") + e.what();
@@ -401,7 +429,7 @@ int main(int argc, char** argv) {
   for (const std::string& text : config_texts) {
     const Config config = parse_config(text);
     const DType t = config_dtype(config);
-    Row r{"ours", text, cl_name(t), "ok"};
+    Row r{"ours", text, cl_name(t), "ok", ""};
     try {
       const auto compile_start = std::chrono::steady_clock::now();
       cl::Program program = build_program(env, source, options_of(config) + " -cl-std=CL1.2");
@@ -439,8 +467,11 @@ int main(int argc, char** argv) {
         r.pct_copy = 100 * r.gbps / copy_gbps;
         auto p = peer_gbps.find(t);
         r.vs_peer = p != peer_gbps.end() ? r.gbps / p->second : 0;
-      } else {
-        r.status = "ok";
+        if (verify) {
+          launch(big, b.in[0], b.out[0], nullptr);
+          const std::string bad = check_big(env, rows, cols, size_of(t), b.out[0], rng);
+          if (!bad.empty()) throw std::runtime_error("WRONG " + bad);
+        }
       }
     } catch (const cl::Error& e) {
       r.status = std::string("ERROR ") + e.what() + " " + std::to_string(e.err());
@@ -472,6 +503,7 @@ int main(int argc, char** argv) {
   header.add("family", "transpose").add("device", env.device_name).add("platform", env.platform_name)
       .add("driver", env.device.getInfo<CL_DRIVER_VERSION>()).add("date", now_text()).add("seed", static_cast<long>(seed))
       .add("rows", rows).add("cols", cols).add("reps", reps).add("copy_gbps", copy_gbps)
+      .add("launch_gap_s", timer.idle_seconds())
       .add("wall_s", seconds_since(start));
   write_json(json_path, header, json_rows);
   return failures ? 1 : 0;
