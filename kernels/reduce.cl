@@ -211,7 +211,7 @@
 #define REDUCE_FOLD_VEC(acc, acc_index, w, i0) ((acc) = REDUCE_COMBINE_VEC(acc, w))
 #endif
 
-inline REDUCE_INDEXV reduce_lane_ids(void) {
+REDUCE_INDEXV reduce_lane_ids(void) {
   int ids[VEC];
 #pragma unroll
   for (int k = 0; k < VEC; ++k) ids[k] = k;
@@ -219,7 +219,7 @@ inline REDUCE_INDEXV reduce_lane_ids(void) {
 }
 
 /* Combines the VEC lanes of an accumulator pairwise into (*value, *index). */
-inline void reduce_lanes(REDUCE_ACCV acc, REDUCE_INDEXV acc_index, REDUCE_ACC* value, int* index) {
+void reduce_lanes(REDUCE_ACCV acc, REDUCE_INDEXV acc_index, REDUCE_ACC* value, int* index) {
   REDUCE_ACC v[VEC];
   int id[VEC];
   REDUCE_VSTORE(acc, v);
@@ -238,7 +238,7 @@ inline void reduce_lanes(REDUCE_ACCV acc, REDUCE_INDEXV acc_index, REDUCE_ACC* v
  * work-item's running value in a register and separates every level with a barrier (no lock-step warps). */
 
 #if USE_SUBGROUPS
-inline void reduce_sub_group(REDUCE_ACC* a, int* ai) {
+void reduce_sub_group(REDUCE_ACC* a, int* ai) {
 #if REDUCE_OP == REDUCE_OP_SUM
   *a = sub_group_reduce_add(*a);
 #elif REDUCE_IS_INT
@@ -267,7 +267,7 @@ inline void reduce_sub_group(REDUCE_ACC* a, int* ai) {
 }
 #endif
 
-inline void reduce_work_group(REDUCE_ACC* a, int* ai, __local REDUCE_ACC* lv, __local int* li) {
+void reduce_work_group(REDUCE_ACC* a, int* ai, __local REDUCE_ACC* lv, __local int* li) {
   const int lid = get_local_id(0);
 #if USE_SUBGROUPS
   reduce_sub_group(a, ai);
@@ -315,7 +315,7 @@ inline void reduce_work_group(REDUCE_ACC* a, int* ai, __local REDUCE_ACC* lv, __
 #endif
 }
 
-inline void reduce_write_partial(REDUCE_ACC a, int ai, __global DTYPE* part_value, ulong part_value_offset,
+void reduce_write_partial(REDUCE_ACC a, int ai, __global DTYPE* part_value, ulong part_value_offset,
                                  __global int* part_index, ulong part_index_offset, int p) {
   part_value[part_value_offset + p] = REDUCE_FROM_ACC(a);
 #if REDUCE_ARG

@@ -37,7 +37,12 @@
  *   WG_Y   tiled: work-group rows, default 8; divides TILE; (TILE / VEC) * WG_Y <= max work-group size.
  *   PAD    tiled: local-memory row padding in elements, default 1; 0, 1, 2, ...
  *   VEC    tiled: width of the global accesses; block: edge of the register block. 1, 2, 4, 8 or 16;
- *          default 1 for tiled... see below (one default for both kernels: 4).
+ *          default 4 (16-byte accesses for float). VEC * sizeof(DTYPE) = 16 suits GPUs; VEC = 8 or 16 with
+ *          float suits CPUs (block).
+ *
+ * Launch-only parameters: the local size (lx, ly) of transpose_naive and transpose_block. Everything else
+ * is a build parameter. Any rows x cols (1 x n, n x 1, primes) is correct with every kernel; degenerate
+ * shapes waste most of a tile, so the host should prefer naive/block for rows or cols < TILE.
  */
 
 #ifndef DTYPE
@@ -74,11 +79,11 @@
 #endif
 
 /* Loads VEC elements at p: one vector access when the data is VEC-aligned, element accesses otherwise. */
-inline TRANSPOSE_VTYPE transpose_load(__global const DTYPE* p, bool aligned) {
+TRANSPOSE_VTYPE transpose_load(__global const DTYPE* p, bool aligned) {
   return aligned ? *(__global const TRANSPOSE_VTYPE*)p : TRANSPOSE_VLOAD(p);
 }
 
-inline void transpose_store(TRANSPOSE_VTYPE v, __global DTYPE* p, bool aligned) {
+void transpose_store(TRANSPOSE_VTYPE v, __global DTYPE* p, bool aligned) {
   if (aligned) {
     *(__global TRANSPOSE_VTYPE*)p = v;
   } else {
@@ -87,7 +92,7 @@ inline void transpose_store(TRANSPOSE_VTYPE v, __global DTYPE* p, bool aligned) 
 }
 
 /* True when every row start of in and out is VEC-aligned (buffers themselves are aligned far beyond that). */
-inline bool transpose_aligned(ulong in_offset, int ld_in, ulong out_offset, int ld_out) {
+bool transpose_aligned(ulong in_offset, int ld_in, ulong out_offset, int ld_out) {
   return ((in_offset | out_offset | (ulong)ld_in | (ulong)ld_out) & (ulong)(VEC - 1)) == 0;
 }
 

@@ -494,7 +494,15 @@ int main(int argc, char** argv) {
   for (const Row& r : rows_out) {
     if (r.kind != "ours") print_row(r);
   }
+  std::printf("-- best per type and variant:\n");
   for (const auto& [key, r] : best) print_row(*r);
+  std::vector<const Row*> top;
+  for (const Row& r : rows_out) {
+    if (r.kind == "ours" && r.status == "ok" && r.dtype == "float") top.push_back(&r);
+  }
+  std::sort(top.begin(), top.end(), [](const Row* a, const Row* b) { return a->gbps > b->gbps; });
+  std::printf("-- top float configurations:\n");
+  for (std::size_t i = 0; i < std::min<std::size_t>(top.size(), 6); ++i) print_row(*top[i]);
   for (const Row& r : rows_out) {
     if (r.status != "ok") print_row(r);
   }
