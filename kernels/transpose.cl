@@ -96,6 +96,20 @@ bool transpose_aligned(ulong in_offset, int ld_in, ulong out_offset, int ld_out)
   return ((in_offset | out_offset | (ulong)ld_in | (ulong)ld_out) & (ulong)(VEC - 1)) == 0;
 }
 
+/* Moves the VEC x VEC block at in (row stride ld_in) transposed to out (row stride ld_out). */
+void transpose_block_move(__global const DTYPE* in, int ld_in, __global DTYPE* out, int ld_out, bool aligned) {
+  DTYPE block[VEC][VEC];
+#pragma unroll
+  for (int i = 0; i < VEC; ++i) TRANSPOSE_VSTORE(transpose_load(in + (size_t)i * ld_in, aligned), block[i]);
+#pragma unroll
+  for (int j = 0; j < VEC; ++j) {
+    DTYPE column[VEC];
+#pragma unroll
+    for (int i = 0; i < VEC; ++i) column[i] = block[i][j];
+    transpose_store(TRANSPOSE_VLOAD(column), out + (size_t)j * ld_out, aligned);
+  }
+}
+
 __kernel void transpose_naive(int rows, int cols, __global const DTYPE* in, ulong in_offset, int ld_in,
                               __global DTYPE* out, ulong out_offset, int ld_out) {
   const int c = get_global_id(0);
@@ -173,18 +187,12 @@ __kernel void transpose_block(int rows, int cols, __global const DTYPE* in, ulon
   out += out_offset;
 
   if (r0 + VEC <= rows && c0 + VEC <= cols) {
-    const bool aligned = transpose_aligned(in_offset, ld_in, out_offset, ld_out);
-    DTYPE block[VEC][VEC];
-#pragma unroll
-    for (int i = 0; i < VEC; ++i) {
-      TRANSPOSE_VSTORE(transpose_load(in + (size_t)(r0 + i) * ld_in + c0, aligned), block[i]);
-    }
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      DTYPE column[VEC];
-#pragma unroll
-      for (int i = 0; i < VEC; ++i) column[i] = block[i][j];
-      transpose_store(TRANSPOSE_VLOAD(column), out + (size_t)(c0 + j) * ld_out + r0, aligned);
+    /* One uniform branch; each call is specialised on the constant, so the aligned path has plain vector
+     * accesses only. */
+    if (transpose_aligned(in_offset, ld_in, out_offset, ld_out)) {
+      transpose_block_move(in + (size_t)r0 * ld_in + c0, ld_in, out + (size_t)c0 * ld_out + r0, ld_out, true);
+    } else {
+      transpose_block_move(in + (size_t)r0 * ld_in + c0, ld_in, out + (size_t)c0 * ld_out + r0, ld_out, false);
     }
   } else {
     const int nr = min(VEC, rows - r0);

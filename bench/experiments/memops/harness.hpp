@@ -215,6 +215,7 @@ inline Config parse_config(const std::string& text) {
 struct Timing {
   double median_s = 0, min_s = 0;  // bracketed span, less the span of an empty bracket
   double kernel_median_s = 0;      // summed kernel events of the operation (0 if not provided)
+  std::vector<double> each_kernel_median_s;  // per kernel of the operation, in enqueue order
 };
 
 inline double median(std::vector<double> v) {
@@ -253,14 +254,18 @@ class Timer {
     }
     env_.queue.finish();
     std::vector<double> spans, kernel_times;
+    std::vector<std::vector<double>> each(kernels.empty() ? 0 : kernels[0].size());
     for (int r = 0; r < reps; ++r) {
       const auto t0 = before[r].getProfilingInfo<CL_PROFILING_COMMAND_END>();
       const auto t1 = after[r].getProfilingInfo<CL_PROFILING_COMMAND_START>();
       spans.push_back(std::max(0.0, 1e-9 * static_cast<double>(t1 > t0 ? t1 - t0 : 0) - idle_s_));
       double k = 0;
-      for (const cl::Event& e : kernels[r]) {
-        k += 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                                        e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+      for (std::size_t i = 0; i < kernels[r].size(); ++i) {
+        const cl::Event& e = kernels[r][i];
+        const double d = 1e-9 * static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                                    e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+        k += d;
+        if (i < each.size()) each[i].push_back(d);
       }
       kernel_times.push_back(k);
     }
@@ -268,6 +273,7 @@ class Timer {
     t.median_s = median(spans);
     t.min_s = *std::min_element(spans.begin(), spans.end());
     t.kernel_median_s = median(kernel_times);
+    for (const auto& samples : each) t.each_kernel_median_s.push_back(median(samples));
     return t;
   }
 
