@@ -26,7 +26,7 @@ namespace memops {
 // ---------------------------------------------------------------------------------------------------------
 // Element types
 
-enum class DType { f32, f64, i32, u8 };
+enum class DType { f32, f64, i32, u8, u32, u64 };
 
 inline const char* cl_name(DType t) {
   switch (t) {
@@ -34,6 +34,8 @@ inline const char* cl_name(DType t) {
     case DType::f64: return "double";
     case DType::i32: return "int";
     case DType::u8: return "uchar";
+    case DType::u32: return "uint";
+    case DType::u64: return "ulong";
   }
   return "?";
 }
@@ -44,6 +46,8 @@ inline std::size_t size_of(DType t) {
     case DType::f64: return 8;
     case DType::i32: return 4;
     case DType::u8: return 1;
+    case DType::u32: return 4;
+    case DType::u64: return 8;
   }
   return 0;
 }
@@ -53,6 +57,8 @@ inline DType parse_dtype(const std::string& s) {
   if (s == "double" || s == "f64") return DType::f64;
   if (s == "int" || s == "int32" || s == "i32") return DType::i32;
   if (s == "uchar" || s == "uint8" || s == "u8") return DType::u8;
+  if (s == "uint" || s == "uint32" || s == "u32") return DType::u32;
+  if (s == "ulong" || s == "uint64" || s == "u64") return DType::u64;
   throw std::runtime_error("unknown dtype '" + s + "'");
 }
 

@@ -233,7 +233,7 @@ HostData make_data(DType t, std::size_t n, int kind, Random& rng, bool unit_inte
         d.as<double>()[i] = kind ? small : static_cast<double>(r >> 11) * (2.0 / 9007199254740992.0) - 1.0;
         break;
       case DType::i32: d.as<std::int32_t>()[i] = kind ? static_cast<std::int32_t>(small) : static_cast<std::int32_t>(r); break;
-      case DType::u8: d.as<std::uint8_t>()[i] = static_cast<std::uint8_t>(r); break;
+      default: throw std::runtime_error("reduce: unsupported type");
     }
   }
   return d;

@@ -80,10 +80,14 @@ std::vector<std::string> preset(const std::string& name) {
             "tiled/TILE=32,WG_Y=8,PAD=1,VEC=4,DTYPE=double",
             "tiled/TILE=32,WG_Y=4,PAD=1,VEC=16,DTYPE=uchar",
             "block/VEC=4@lx=4,ly=2",
+            "block/VEC=8,USE_SHUFFLE=0@lx=2,ly=2",
             "block/VEC=8@lx=2,ly=2",
             "block/VEC=2,DTYPE=double@lx=4,ly=4",
             "block/VEC=16,DTYPE=uchar@lx=2,ly=2",
-            "block/VEC=4,DTYPE=int@lx=4,ly=2"};
+            "block/VEC=16,DTYPE=uchar,USE_SHUFFLE=0@lx=2,ly=2",
+            "block/VEC=4,DTYPE=int@lx=4,ly=2",
+            "block/VEC=4,DTYPE=uint@lx=4,ly=2",
+            "block/VEC=2,DTYPE=ulong@lx=4,ly=2"};
   }
   if (name == "cpu") {
     return {"naive@lx=16,ly=1",
@@ -91,20 +95,21 @@ std::vector<std::string> preset(const std::string& name) {
             "tiled/TILE=32,WG_Y=8,PAD=1,VEC=1",
             "tiled/TILE=32,WG_Y=8,PAD=1,VEC=8",
             "tiled/TILE=64,WG_Y=8,PAD=0,VEC=8",
-            "block/VEC=4@lx=16,ly=1",
-            "block/VEC=4@lx=8,ly=4",
+            "block/VEC=4@lx=1,ly=32",
+            "block/VEC=8,USE_SHUFFLE=0@lx=1,ly=32",
             "block/VEC=8@lx=8,ly=1",
-            "block/VEC=8@lx=16,ly=1",
-            "block/VEC=8@lx=32,ly=1",
-            "block/VEC=8@lx=8,ly=2",
-            "block/VEC=8@lx=8,ly=8",
             "block/VEC=8@lx=1,ly=8",
-            "block/VEC=8@lx=2,ly=4",
-            "block/VEC=8@lx=4,ly=4",
+            "block/VEC=8@lx=1,ly=16",
+            "block/VEC=8@lx=1,ly=32",
+            "block/VEC=8@lx=2,ly=16",
+            "block/VEC=16@lx=4,ly=1",
             "block/VEC=16@lx=8,ly=1",
-            "block/VEC=8,DTYPE=double@lx=8,ly=1",
-            "block/VEC=16,DTYPE=uchar@lx=8,ly=1",
-            "block/VEC=8,DTYPE=int@lx=8,ly=1"};
+            "block/VEC=16@lx=1,ly=16",
+            "block/VEC=8,DTYPE=double@lx=1,ly=16",
+            "block/VEC=16,DTYPE=uchar,USE_SHUFFLE=0@lx=1,ly=8",
+            "block/VEC=16,DTYPE=uchar@lx=1,ly=8",
+            "block/VEC=16,DTYPE=uchar@lx=1,ly=32",
+            "block/VEC=8,DTYPE=int@lx=1,ly=32"};
   }
   if (name == "gpu") {
     std::vector<std::string> list = {
@@ -124,6 +129,8 @@ std::vector<std::string> preset(const std::string& name) {
                           "lx=32,ly=8", "lx=16,ly=16", "lx=64,ly=4"}) {
       list.push_back(std::string("block/VEC=4@") + l);
     }
+    list.push_back("block/VEC=4,USE_SHUFFLE=0@lx=8,ly=8");
+    list.push_back("block/VEC=4,USE_SHUFFLE=0@lx=16,ly=8");
     list.push_back("block/VEC=2@lx=16,ly=8");
     list.push_back("block/VEC=8@lx=8,ly=8");
     // other element types at the same shape: 16-byte accesses where the kernel allows it
@@ -134,7 +141,8 @@ std::vector<std::string> preset(const std::string& name) {
                           "tiled/DTYPE=uchar,TILE=64,WG_Y=16,PAD=4,VEC=16", "tiled/DTYPE=uchar,TILE=64,WG_Y=8,PAD=4,VEC=4",
                           "block/DTYPE=uchar,VEC=4@lx=16,ly=8", "block/DTYPE=uchar,VEC=8@lx=16,ly=8",
                           "block/DTYPE=uchar,VEC=16@lx=8,ly=8", "block/DTYPE=uchar,VEC=16@lx=16,ly=4",
-                          "block/DTYPE=uchar,VEC=16@lx=4,ly=16"}) {
+                          "block/DTYPE=uchar,VEC=16@lx=4,ly=16",
+                          "block/DTYPE=uchar,VEC=16,USE_SHUFFLE=0@lx=8,ly=8"}) {
       list.push_back(c);
     }
     return list;
