@@ -2,7 +2,7 @@
 // side with the device copy bandwidth, Boost.Compute reduce and CLBlast sum / amax.
 //
 //   reduce_sweep --kernels DIR [--preset gpu|cpu|smoke] [--config TEXT]... [--n N] [--reps N] [--warmup N]
-//                [--json PATH] [--no-peers] [--verify-only] [--no-verify] [--check-max N] [--no-accuracy]
+//                [--json PATH] [--list] [--no-peers] [--verify-only] [--no-verify] [--check-max N] [--no-accuracy]
 //
 // A configuration is "variant/NAME=V,...@launch=v": variant interleaved | sequential | vector | chunked;
 // build values DTYPE (float, double, int), OP (sum, min, max, argmin, argmax -> REDUCE_OP), WG_X, VEC, WPT,
@@ -441,7 +441,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> config_texts;
   long n_big = 0, check_max = 1L << 40;
   int reps = 0, warmup = 2;
-  bool peers = true, verify = true, verify_only = false, accuracy = true;
+  bool list_only = false, peers = true, verify = true, verify_only = false, accuracy = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -455,6 +455,7 @@ int main(int argc, char** argv) {
     else if (a == "--n") n_big = std::stol(next());
     else if (a == "--reps") reps = std::stoi(next());
     else if (a == "--warmup") warmup = std::stoi(next());
+    else if (a == "--list") list_only = true;
     else if (a == "--no-peers") peers = false;
     else if (a == "--no-verify") verify = false;
     else if (a == "--verify-only") verify_only = true;
@@ -463,15 +464,22 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: %s --kernels DIR [--preset gpu|cpu|smoke] [--config TEXT]... [--n N] [--reps N]\n"
-                   "       [--warmup N] [--json PATH] [--no-peers] [--verify-only] [--no-verify] [--check-max N]\n"
+                   "       [--warmup N] [--json PATH] [--list] [--no-peers] [--verify-only] [--no-verify] [--check-max N]\n"
                    "       [--no-accuracy]\n",
                    argv[0]);
       return 2;
     }
   }
-  if (kernel_dir.empty()) {
+  if (kernel_dir.empty() && !list_only) {
     std::fprintf(stderr, "--kernels DIR is required\n");
     return 2;
+  }
+  if (list_only) {  // print the configurations of a preset (no device needed)
+    if (preset_name.empty()) preset_name = "gpu";
+    const auto list = preset(preset_name);
+    for (const auto& t : list) std::printf("%s\n", t.c_str());
+    std::printf("%zu configurations\n", list.size());
+    return 0;
   }
   const auto start = std::chrono::steady_clock::now();
   Env env = open_device();

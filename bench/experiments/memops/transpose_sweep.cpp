@@ -2,7 +2,7 @@
 // side by side with the device copy bandwidth and CLBlast omatcopy.
 //
 //   transpose_sweep --kernels DIR [--preset gpu|cpu|smoke] [--config TEXT]... [--rows R --cols C]
-//                   [--reps N] [--warmup N] [--json PATH] [--no-peers] [--verify-only] [--no-verify]
+//                   [--reps N] [--warmup N] [--json PATH] [--list] [--no-peers] [--verify-only] [--no-verify]
 //                   [--check-max ELEMENTS]   (skip check shapes larger than that: for runs under oclgrind)
 //
 // A configuration is "variant/NAME=V,...@launch=v,...": variant naive | tiled | block; build values
@@ -266,7 +266,7 @@ int main(int argc, char** argv) {
   std::string kernel_dir, json_path, preset_name;
   std::vector<std::string> config_texts;
   int rows = 0, cols = 0, reps = 0, warmup = 2;
-  bool peers = true, verify = true, verify_only = false;
+  bool list_only = false, peers = true, verify = true, verify_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -281,20 +281,28 @@ int main(int argc, char** argv) {
     else if (a == "--cols") cols = std::stoi(next());
     else if (a == "--reps") reps = std::stoi(next());
     else if (a == "--warmup") warmup = std::stoi(next());
+    else if (a == "--list") list_only = true;
     else if (a == "--no-peers") peers = false;
     else if (a == "--no-verify") verify = false;
     else if (a == "--verify-only") verify_only = true;
     else if (a == "--check-max") g_check_max_elements = std::stol(next());
     else {
       std::fprintf(stderr, "usage: %s --kernels DIR [--preset gpu|cpu|smoke] [--config TEXT]... [--rows R --cols C]\n"
-                   "       [--reps N] [--warmup N] [--json PATH] [--no-peers] [--verify-only] [--no-verify]\n"
+                   "       [--reps N] [--warmup N] [--json PATH] [--list] [--no-peers] [--verify-only] [--no-verify]\n"
                    "       [--check-max ELEMENTS]\n", argv[0]);
       return 2;
     }
   }
-  if (kernel_dir.empty()) {
+  if (kernel_dir.empty() && !list_only) {
     std::fprintf(stderr, "--kernels DIR is required\n");
     return 2;
+  }
+  if (list_only) {  // print the configurations of a preset (no device needed)
+    if (preset_name.empty()) preset_name = "gpu";
+    const auto list = preset(preset_name);
+    for (const auto& t : list) std::printf("%s\n", t.c_str());
+    std::printf("%zu configurations\n", list.size());
+    return 0;
   }
   const auto start = std::chrono::steady_clock::now();
   Env env = open_device();
