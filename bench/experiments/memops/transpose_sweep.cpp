@@ -197,7 +197,8 @@ constexpr std::uint32_t kPatternSeed = 0x5EED0000u;
 
 // Sampled check of a transpose at the timing shape: `out` must hold the transpose of rotation input 0.
 std::string check_big(const Env& env, int rows, int cols, std::size_t elem, const cl::Buffer& out, Random& rng) {
-  std::vector<std::uint8_t> got(std::size_t(rows) * cols * elem);
+  static std::vector<std::uint8_t> got;  // reused: the timing shape is 1-2 GiB on a GPU
+  got.resize(std::size_t(rows) * cols * elem);
   env.queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size(), got.data());
   for (int k = 0; k < 200000; ++k) {
     const std::uint64_t r = rng.next() % rows, c = rng.next() % cols;
