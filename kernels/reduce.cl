@@ -7,7 +7,8 @@
  *   pass 2+ reduce_partials reduces partials: with `groups` work-groups over spans of `span` partials it writes
  *           `groups` new partials; the last pass runs one work-group over all remaining partials and writes
  *           the result (value for sum/min/max, int index for argmin/argmax) at the caller's offset.
- * n = 0: reduce_partials with count = 0 writes the identity (sum: 0) - the host runs that pass alone.
+ * n = 0: the host writes the sum's identity (0) itself (a buffer fill); reduce_partials with count = 0 would
+ * write the identity too.
  *
  * Semantics (identical in every kernel and every pass, whatever the order of the tree):
  *   sum      floating point: each work-item accumulates its elements in VEC independent lanes (sequential per
@@ -24,7 +25,7 @@
  *                  ulong part_index_offset)
  *   Partial p goes to part_value[part_value_offset + p] and, for argmin/argmax only, its index to
  *   part_index[part_index_offset + p]; for sum/min/max part_index is not touched (any buffer will do).
- *   Preconditions: 1 <= n < 2^31 and n + global size < 2^31.
+ *   Preconditions: 1 <= n <= 2^31 - 1 (indices and sizes are int; global ids are compared as size_t).
  *
  *   reduce_interleaved  classic baseline: one element per work-item, local-memory tree with interleaved
  *                       addressing (lid % (2s) == 0: divergent, bank conflicts). P1 = ceil(n / WG_X).
@@ -48,18 +49,21 @@
  *                  ulong out_value_offset, __global int* out_index, ulong out_index_offset)
  *   Work-group k reduces partials [k * span, min(count, (k + 1) * span)) and writes out_value[out_value_offset
  *   + k] (and out_index[out_index_offset + k] for argmin/argmax). in_index/out_index are only touched for
- *   argmin/argmax. g = groups * WG_X, l = WG_X (fixed). For the last pass: groups = 1, span = count.
- *   Build: DTYPE, REDUCE_OP, WG_X (the program's values).
+ *   argmin/argmax. g = groups * WG_PARTIALS, l = WG_PARTIALS (fixed). For the last pass: groups = 1,
+ *   span = count.
+ *   Build: DTYPE, REDUCE_OP, WG_PARTIALS (defaults to WG_X: the program's tree size).
  *
  * Macros (every one has a default, so the file compiles with no options):
  *   DTYPE          element type: float (default), double, int.
  *   REDUCE_OP      0 sum (default), 1 min, 2 max, 3 argmin, 4 argmax (or the names REDUCE_OP_SUM, ...).
- *   WG_X           work-group size of the tree kernels (interleaved, sequential, vector, partials): a power
- *                  of two, default 256, at most the device's max work-group size.
+ *   WG_X           work-group size of the tree kernels (interleaved, sequential, vector, and reduce_partials
+ *                  unless WG_PARTIALS is set): a power of two, default 256, at most the device's maximum.
  *   VEC            vector width of the loads (vector, chunked): 1, 2, 4, 8, 16; default 4 (16 bytes of float).
  *   WPT            vector: loads in flight per loop iteration, default 4 (1..16);
  *                  chunked: vectors per work-item, so CHUNK = WPT * VEC elements (default 4 here; 256-1024
  *                  suits CPUs).
+ *   WG_PARTIALS    work-group size of reduce_partials: a power of two, default WG_X. Programs whose pass 1 is
+ *                  reduce_chunked (which has no tree, so its local size is launch-only) set it on its own.
  *   USE_SUBGROUPS  0 (default) or 1: reduce_vector and reduce_partials finish with cl_khr_subgroups
  *                  reductions. Set it only after checking that the device lists cl_khr_subgroups.
  */
@@ -84,6 +88,9 @@
 #ifndef WPT
 #define WPT 4
 #endif
+#ifndef WG_PARTIALS
+#define WG_PARTIALS WG_X
+#endif
 #ifndef USE_SUBGROUPS
 #define USE_SUBGROUPS 0
 #endif
@@ -94,8 +101,8 @@
 #if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
 #error "VEC must be 1, 2, 4, 8 or 16"
 #endif
-#if (WG_X & (WG_X - 1)) != 0 || WG_X < 1
-#error "WG_X must be a power of two"
+#if (WG_X & (WG_X - 1)) != 0 || WG_X < 1 || (WG_PARTIALS & (WG_PARTIALS - 1)) != 0 || WG_PARTIALS < 1
+#error "WG_X and WG_PARTIALS must be powers of two"
 #endif
 #if USE_SUBGROUPS
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
@@ -177,14 +184,14 @@
 #endif
 
 /* Combines (value, index) pair b into pair a, with the first index winning ties (scalars). */
-#define REDUCE_PAIR(av, ai, bv, bi)                                                   \
-  do {                                                                                \
-    const REDUCE_ACC pair_bv_ = (bv);                                                 \
-    const int pair_bi_ = (bi);                                                        \
+#define REDUCE_PAIR(av, ai, bv, bi)                                                      \
+  do {                                                                                   \
+    const REDUCE_ACC pair_bv_ = (bv);                                                    \
+    const int pair_bi_ = (bi);                                                           \
     if (REDUCE_BETTER(pair_bv_, av) || (REDUCE_SAME(pair_bv_, av) && pair_bi_ < (ai))) { \
-      (av) = pair_bv_;                                                                \
-      (ai) = pair_bi_;                                                                \
-    }                                                                                 \
+      (av) = pair_bv_;                                                                   \
+      (ai) = pair_bi_;                                                                   \
+    }                                                                                    \
   } while (0)
 
 /* Folds element value v (index i) into a scalar accumulator. */
@@ -199,13 +206,13 @@
  * the element even when it equals the identity (all +INF for argmin). The index is updated first (from the
  * old acc); its mask is converted to int lanes because a double comparison gives long lanes. */
 #if REDUCE_ARG
-#define REDUCE_FOLD_VEC(acc, acc_index, w, i0)                                                      \
-  do {                                                                                              \
-    const REDUCE_ACCV fold_w_ = (w);                                                                \
+#define REDUCE_FOLD_VEC(acc, acc_index, w, i0)                                                         \
+  do {                                                                                                 \
+    const REDUCE_ACCV fold_w_ = (w);                                                                   \
     (acc_index) = (REDUCE_MASK_TO_INT(REDUCE_BETTER(fold_w_, acc)) | ((acc_index) == REDUCE_NO_INDEX)) \
-                      ? (REDUCE_INDEXV)(i0) + reduce_lane_ids()                                     \
-                      : (acc_index);                                                                \
-    (acc) = REDUCE_BETTER(fold_w_, acc) ? fold_w_ : (acc);                                          \
+                      ? (REDUCE_INDEXV)(i0) + reduce_lane_ids()                                        \
+                      : (acc_index);                                                                   \
+    (acc) = REDUCE_BETTER(fold_w_, acc) ? fold_w_ : (acc);                                             \
   } while (0)
 #else
 #define REDUCE_FOLD_VEC(acc, acc_index, w, i0) ((acc) = REDUCE_COMBINE_VEC(acc, w))
@@ -267,7 +274,7 @@ void reduce_sub_group(REDUCE_ACC* a, int* ai) {
 }
 #endif
 
-void reduce_work_group(REDUCE_ACC* a, int* ai, __local REDUCE_ACC* lv, __local int* li) {
+void reduce_work_group(REDUCE_ACC* a, int* ai, __local REDUCE_ACC* lv, __local int* li, const int size) {
   const int lid = get_local_id(0);
 #if USE_SUBGROUPS
   reduce_sub_group(a, ai);
@@ -299,8 +306,8 @@ void reduce_work_group(REDUCE_ACC* a, int* ai, __local REDUCE_ACC* lv, __local i
   li[lid] = *ai;
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-  for (int s = WG_X / 2; s > 0; s >>= 1) {
+  /* `size` is a constant at every call (WG_X or WG_PARTIALS); the compiler unrolls after inlining if it pays. */
+  for (int s = size / 2; s > 0; s >>= 1) {
     if (lid < s) {
 #if REDUCE_ARG
       REDUCE_PAIR(*a, *ai, lv[lid + s], li[lid + s]);
@@ -316,7 +323,7 @@ void reduce_work_group(REDUCE_ACC* a, int* ai, __local REDUCE_ACC* lv, __local i
 }
 
 void reduce_write_partial(REDUCE_ACC a, int ai, __global DTYPE* part_value, ulong part_value_offset,
-                                 __global int* part_index, ulong part_index_offset, int p) {
+                          __global int* part_index, ulong part_index_offset, int p) {
   part_value[part_value_offset + p] = REDUCE_FROM_ACC(a);
 #if REDUCE_ARG
   part_index[part_index_offset + p] = ai;
@@ -332,10 +339,10 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_interleav
   __local int li[REDUCE_ARG ? WG_X : 1];
   x += x_offset;
   const int lid = get_local_id(0);
-  const int i = get_global_id(0);
-  lv[lid] = i < n ? REDUCE_TO_ACC1(x[i]) : REDUCE_IDENTITY;
+  const size_t i = get_global_id(0); /* the global size may exceed 2^31 - 1 by up to WG_X - 1 */
+  lv[lid] = i < (size_t)n ? REDUCE_TO_ACC1(x[i]) : REDUCE_IDENTITY;
 #if REDUCE_ARG
-  li[lid] = i < n ? i : REDUCE_NO_INDEX;
+  li[lid] = i < (size_t)n ? (int)i : REDUCE_NO_INDEX;
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int s = 1; s < WG_X; s <<= 1) {
@@ -349,8 +356,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_interleav
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (lid == 0) {
-    reduce_write_partial(lv[0], REDUCE_ARG ? li[0] : 0, part_value, part_value_offset, part_index,
-                         part_index_offset, get_group_id(0));
+    reduce_write_partial(lv[0], REDUCE_ARG ? li[0] : 0, part_value, part_value_offset, part_index, part_index_offset,
+                         get_group_id(0));
   }
 }
 
@@ -361,10 +368,10 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_sequentia
   __local int li[REDUCE_ARG ? WG_X : 1];
   x += x_offset;
   const int lid = get_local_id(0);
-  const int i = get_global_id(0);
-  lv[lid] = i < n ? REDUCE_TO_ACC1(x[i]) : REDUCE_IDENTITY;
+  const size_t i = get_global_id(0); /* the global size may exceed 2^31 - 1 by up to WG_X - 1 */
+  lv[lid] = i < (size_t)n ? REDUCE_TO_ACC1(x[i]) : REDUCE_IDENTITY;
 #if REDUCE_ARG
-  li[lid] = i < n ? i : REDUCE_NO_INDEX;
+  li[lid] = i < (size_t)n ? (int)i : REDUCE_NO_INDEX;
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int s = WG_X / 2; s > 0; s >>= 1) {
@@ -378,8 +385,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_sequentia
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (lid == 0) {
-    reduce_write_partial(lv[0], REDUCE_ARG ? li[0] : 0, part_value, part_value_offset, part_index,
-                         part_index_offset, get_group_id(0));
+    reduce_write_partial(lv[0], REDUCE_ARG ? li[0] : 0, part_value, part_value_offset, part_index, part_index_offset,
+                         get_group_id(0));
   }
 }
 
@@ -406,7 +413,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_vector(
 #pragma unroll
     for (int k = 0; k < WPT; ++k) w[k] = xv[v + k * gsize];
 #pragma unroll
-    for (int k = 0; k < WPT; ++k) REDUCE_FOLD_VEC(acc, acc_index, REDUCE_TO_ACC(w[k]), head + (int)((v + k * gsize) * VEC));
+    for (int k = 0; k < WPT; ++k)
+      REDUCE_FOLD_VEC(acc, acc_index, REDUCE_TO_ACC(w[k]), head + (int)((v + k * gsize) * VEC));
   }
   for (; v < nv; v += gsize) REDUCE_FOLD_VEC(acc, acc_index, REDUCE_TO_ACC(xv[v]), head + (int)(v * VEC));
 
@@ -416,7 +424,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_vector(
   if (gid < (uint)head) REDUCE_FOLD(a, ai, REDUCE_TO_ACC1(x[gid]), (int)gid);
   if (gid < (uint)(n - tail)) REDUCE_FOLD(a, ai, REDUCE_TO_ACC1(x[tail + gid]), tail + (int)gid);
 
-  reduce_work_group(&a, &ai, lv, li);
+  reduce_work_group(&a, &ai, lv, li, WG_X);
   if (get_local_id(0) == 0) {
     reduce_write_partial(a, ai, part_value, part_value_offset, part_index, part_index_offset, get_group_id(0));
   }
@@ -470,12 +478,12 @@ __kernel void reduce_chunked(int n, __global const DTYPE* x, ulong x_offset, __g
 
 /* ---- Later passes --------------------------------------------------------------------------------------- */
 
-__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_partials(
+__kernel __attribute__((reqd_work_group_size(WG_PARTIALS, 1, 1))) void reduce_partials(
     int count, int span, __global const DTYPE* in_value, ulong in_value_offset, __global const int* in_index,
     ulong in_index_offset, __global DTYPE* out_value, ulong out_value_offset, __global int* out_index,
     ulong out_index_offset) {
-  __local REDUCE_ACC lv[WG_X];
-  __local int li[REDUCE_ARG ? WG_X : 1];
+  __local REDUCE_ACC lv[WG_PARTIALS];
+  __local int li[REDUCE_ARG ? WG_PARTIALS : 1];
   in_value += in_value_offset;
 #if REDUCE_ARG
   in_index += in_index_offset;
@@ -484,14 +492,14 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_partials(
   const int end = min(count, begin + span);
   REDUCE_ACC a = REDUCE_IDENTITY;
   int ai = REDUCE_NO_INDEX;
-  for (int i = begin + (int)get_local_id(0); i < end; i += WG_X) {
+  for (int i = begin + (int)get_local_id(0); i < end; i += WG_PARTIALS) {
 #if REDUCE_ARG
     REDUCE_FOLD(a, ai, in_value[i], in_index[i]);
 #else
     REDUCE_FOLD(a, ai, REDUCE_TO_ACC1(in_value[i]), 0);
 #endif
   }
-  reduce_work_group(&a, &ai, lv, li);
+  reduce_work_group(&a, &ai, lv, li, WG_PARTIALS);
   if (get_local_id(0) == 0) {
     reduce_write_partial(a, ai, out_value, out_value_offset, out_index, out_index_offset, get_group_id(0));
   }

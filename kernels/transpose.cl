@@ -139,16 +139,18 @@ void transpose_block_move(__global const DTYPE* in, int ld_in, __global DTYPE* o
 
 __kernel void transpose_naive(int rows, int cols, __global const DTYPE* in, ulong in_offset, int ld_in,
                               __global DTYPE* out, ulong out_offset, int ld_out) {
-  const int c = get_global_id(0);
-  const int r = get_global_id(1);
-  if (r < rows && c < cols) {
-    out[out_offset + (size_t)c * ld_out + r] = in[in_offset + (size_t)r * ld_in + c];
+  const size_t c = get_global_id(0);
+  const size_t r = get_global_id(1);
+  if (r < (size_t)rows && c < (size_t)cols) {
+    out[out_offset + c * ld_out + r] = in[in_offset + r * ld_in + c];
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpose_tiled(
-    int rows, int cols, __global const DTYPE* in, ulong in_offset, int ld_in, __global DTYPE* out,
-    ulong out_offset, int ld_out) {
+__kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpose_tiled(int rows, int cols,
+                                                                                         __global const DTYPE* in,
+                                                                                         ulong in_offset, int ld_in,
+                                                                                         __global DTYPE* out,
+                                                                                         ulong out_offset, int ld_out) {
   __local DTYPE tile[TILE][TILE + PAD];
   in += in_offset;
   out += out_offset;
@@ -157,8 +159,8 @@ __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpo
   const int c0 = get_group_id(0) * TILE;
   const int r0 = get_group_id(1) * TILE;
   const int x = lx * VEC;
-  const bool full =
-      r0 + TILE <= rows && c0 + TILE <= cols && transpose_aligned(in_offset, ld_in, out_offset, ld_out);
+  /* Edge tests are written as differences: r0 + TILE may exceed 2^31 - 1 in the last tile row. */
+  const bool full = TILE <= rows - r0 && TILE <= cols - c0 && transpose_aligned(in_offset, ld_in, out_offset, ld_out);
 
   if (full) {
 #pragma unroll
@@ -172,11 +174,9 @@ __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpo
   } else {
     for (int i = 0; i < TILE / WG_Y; ++i) {
       const int y = ly + i * WG_Y;
-      const int r = r0 + y;
 #pragma unroll
       for (int k = 0; k < VEC; ++k) {
-        const int c = c0 + x + k;
-        if (r < rows && c < cols) tile[y][x + k] = in[(size_t)r * ld_in + c];
+        if (y < rows - r0 && x + k < cols - c0) tile[y][x + k] = in[(size_t)(r0 + y) * ld_in + c0 + x + k];
       }
     }
   }
@@ -195,11 +195,9 @@ __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpo
   } else {
     for (int i = 0; i < TILE / WG_Y; ++i) {
       const int j = ly + i * WG_Y;
-      const int c = c0 + j;
 #pragma unroll
       for (int k = 0; k < VEC; ++k) {
-        const int r = r0 + x + k;
-        if (r < rows && c < cols) out[(size_t)c * ld_out + r] = tile[x + k][j];
+        if (x + k < rows - r0 && j < cols - c0) out[(size_t)(c0 + j) * ld_out + r0 + x + k] = tile[x + k][j];
       }
     }
   }
@@ -207,13 +205,14 @@ __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpo
 
 __kernel void transpose_block(int rows, int cols, __global const DTYPE* in, ulong in_offset, int ld_in,
                               __global DTYPE* out, ulong out_offset, int ld_out) {
-  const int c0 = get_global_id(0) * VEC;
-  const int r0 = get_global_id(1) * VEC;
-  if (r0 >= rows || c0 >= cols) return;
+  /* 64-bit until the bounds test: the global size may reach past 2^31 - 1. */
+  if (get_global_id(1) * VEC >= (size_t)rows || get_global_id(0) * VEC >= (size_t)cols) return;
+  const int c0 = (int)(get_global_id(0) * VEC);
+  const int r0 = (int)(get_global_id(1) * VEC);
   in += in_offset;
   out += out_offset;
 
-  if (r0 + VEC <= rows && c0 + VEC <= cols) {
+  if (VEC <= rows - r0 && VEC <= cols - c0) {
     /* One uniform branch; each call is specialised on the constant, so the aligned path has plain vector
      * accesses only. */
     if (transpose_aligned(in_offset, ld_in, out_offset, ld_out)) {
