@@ -371,26 +371,31 @@ SearchSpace transpose_search_space(const DTypeInfo& dtype, const DeviceInfo& dev
 
 Config transpose_default_config(const DTypeInfo& dtype, const DeviceInfo& device) {
   const auto size = static_cast<std::int64_t>(dtype.size);
-  const bool local_tile_fits = 64 * 65 * static_cast<std::uint64_t>(size) <= device.local_memory_bytes;
-  if (device.is_cpu() || !device.local_memory_is_dedicated || !local_tile_fits) {
-    // Registers only: a VEC x VEC block per work-item, VEC one SIMD register of the element type (at most 8
-    // rows, so the block and its shuffle temporaries stay in registers; 16 for bytes). Each work-group walks
-    // down a block column, writing about 1 KiB of every output row it touches.
-    const unsigned width = size == 8 ? device.native_vector_width_double : device.native_vector_width_float * 4 / size;
-    const std::int64_t vec = size == 1 ? 16 : std::clamp<std::int64_t>(width, 2, 8);
-    const std::int64_t rows_per_group = std::clamp<std::int64_t>(1024 / (vec * size), 1, 32);
-    const std::int64_t wg_y =
-        std::min<std::int64_t>(rows_per_group, static_cast<std::int64_t>(device.max_work_group_size));
-    return {"block", {{"VEC", vec}, {"USE_SHUFFLE", 1}, {"WG_X", 1}, {"WG_Y", wg_y}}};
-  }
   // Provisional GPU pick (phase-1 notes; the GPU sweep may change it): 16-byte global accesses, a 32 x 32 tile
   // (64 x 64 for bytes, so a row segment is still 16 bytes wide) padded by one element against bank conflicts,
-  // 8 rows of work-items.
-  const std::int64_t vec = std::max<std::int64_t>(1, 16 / size);
-  const std::int64_t tile = std::max<std::int64_t>(32, 4 * vec);
+  // 8 rows of work-items (fewer if the device allows fewer work-items).
+  const std::int64_t tile_vec = std::max<std::int64_t>(1, 16 / size);
+  const std::int64_t tile = std::max<std::int64_t>(32, 4 * tile_vec);
+  std::int64_t tile_rows = 8;
+  while (tile_rows > 1 && static_cast<std::uint64_t>(tile / tile_vec * tile_rows) > device.max_work_group_size)
+    tile_rows /= 2;
+  const bool tile_fits = static_cast<std::uint64_t>(tile * (tile + 1) * size) <= device.local_memory_bytes &&
+                         static_cast<std::uint64_t>(tile / tile_vec) <= device.max_work_group_size;
+  if (!device.is_cpu() && device.local_memory_is_dedicated && tile_fits)
+    return {"padded", {{"TILE", tile}, {"VEC", tile_vec}, {"WG_Y", tile_rows}, {"PAD", 1}}};
+
+  // CPUs (and devices without on-chip local memory): registers only, a VEC x VEC block per work-item, VEC one
+  // SIMD register of the element type (at most 8 rows, so the block and its shuffle temporaries stay in
+  // registers; 16 for bytes). Each work-group walks down a block column, writing about 1 KiB of every output
+  // row it touches.
+  const unsigned width = size == 8 ? device.native_vector_width_double : device.native_vector_width_float * 4 / size;
+  std::int64_t vec = 2;
+  while (vec < 8 && static_cast<unsigned>(vec * 2) <= width) vec *= 2;  // a power of two in [2, 8]
+  if (size == 1) vec = 16;
+  const std::int64_t rows_per_group = std::clamp<std::int64_t>(1024 / (vec * size), 1, 32);
   const std::int64_t wg_y =
-      std::min<std::int64_t>(8, static_cast<std::int64_t>(device.max_work_group_size) / (tile / vec));
-  return {"padded", {{"TILE", tile}, {"VEC", vec}, {"WG_Y", std::max<std::int64_t>(1, wg_y)}, {"PAD", 1}}};
+      std::min<std::int64_t>(rows_per_group, static_cast<std::int64_t>(device.max_work_group_size));
+  return {"block", {{"VEC", vec}, {"USE_SHUFFLE", 1}, {"WG_X", 1}, {"WG_Y", wg_y}}};
 }
 
 template <typename T>
