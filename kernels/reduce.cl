@@ -36,13 +36,15 @@
  *                       VEC lane accumulators; then a tree over the work-group with a barrier at every level
  *                       (or sub-group reductions when USE_SUBGROUPS = 1). Misaligned x_offset is handled by
  *                       a scalar head and tail. P1 = groups; g = groups * WG_X, l = WG_X (fixed); `groups` is
- *                       launch-only (any value >= 1; about 4-16 work-groups per compute unit).
+ *                       launch-only (any value >= 1; the host uses GROUPS_PER_CU x compute units, and at
+ *                       least enough that no lane adds more than 4096 elements, for the accuracy of sums).
  *                       Build: DTYPE, REDUCE_OP, WG_X, VEC, WPT, USE_SUBGROUPS.
  *   reduce_chunked      CPU: work-item i reduces the contiguous chunk [i * CHUNK, (i + 1) * CHUNK) with
  *                       CHUNK = WPT * VEC, VEC-wide (unaligned) loads and VEC lane accumulators, no local
  *                       memory, a loop of constant trip count (PoCL keeps it vectorized). Writes one partial
- *                       per work-item: P1 = ceil(n / CHUNK); g = P1 rounded up to lx, l = lx (launch-only, any;
- *                       multiples of 8 suit PoCL). Build: DTYPE, REDUCE_OP, VEC, WPT.
+ *                       per work-item: P1 = ceil(n / CHUNK); g = P1 rounded up to lx, l = lx (launch-only, any,
+ *                       or null; multiples of 8 suit PoCL; WG_X in the host's search space).
+ *                       Build: DTYPE, REDUCE_OP, VEC, WPT, and WG_PARTIALS for the later passes (the host: 64).
  *
  * reduce_partials (int count, int span, __global const DTYPE* in_value, ulong in_value_offset,
  *                  __global const int* in_index, ulong in_index_offset, __global DTYPE* out_value,

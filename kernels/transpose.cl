@@ -42,9 +42,11 @@
  *   USE_SHUFFLE  block: 1 (default) transposes the register block with vector shuffles, 0 element by element
  *          through a private array. Same result; on PoCL 1 is 2.2x faster for uchar, equal for float.
  *
- * Launch-only parameters: the local size (lx, ly) of transpose_naive and transpose_block. Everything else
- * is a build parameter. Any rows x cols (1 x n, n x 1, primes) is correct with every kernel; degenerate
- * shapes waste most of a tile, so the host should prefer naive/block for rows or cols < TILE.
+ * Launch-only parameters: the local size (lx, ly) of transpose_naive and transpose_block (WG_X, WG_Y in the
+ * host's search space). Everything else is a build parameter. The host (src/ops/transpose.cpp) offers
+ * transpose_tiled as two variants, "tiled" (PAD = 0) and "padded" (PAD >= 1), transposes matrices taller
+ * than 32768 work-groups in bands of rows, and copies a single contiguous row or column with
+ * clEnqueueCopyBuffer. Any rows x cols (1 x n, n x 1, primes) is correct with every kernel.
  */
 
 #ifndef DTYPE
