@@ -34,16 +34,8 @@ struct Matrix {
 
 // The kernels move bits: float and int32 share the programs of uint, double those of ulong (no fp64 needed).
 const char* bits_type(const DTypeInfo& dtype) {
-  switch (dtype.size) {
-    case 1:
-      return "uchar";
-    case 2:
-      return "ushort";
-    case 8:
-      return "ulong";
-    default:
-      return "uint";
-  }
+  if (dtype.size == 1) return "uchar";
+  return dtype.size == 8 ? "ulong" : "uint";
 }
 
 void validate(const QueueTarget& target, const DTypeInfo& dtype, const Matrix& m) {
@@ -123,7 +115,11 @@ cl::Event launch(const QueueTarget& target, cl::CommandQueue& queue, const DType
   }
   if (events.size() == 1) return events.front();
   cl::Event done;
-  queue.enqueueMarkerWithWaitList(&events, &done);
+  try {
+    queue.enqueueMarkerWithWaitList(&events, &done);
+  } catch (const cl::Error& error) {
+    throw Error(kOp, "queue", error.err(), "enqueueing the marker that joins the bands failed");
+  }
   return done;
 }
 
