@@ -224,48 +224,54 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
   cl::Buffer& scratch = workspace.buffer();
   const bool arg = is_arg(op);
   std::vector<cl::Event> events;
-  for (const Pass& pass : plan.passes) {
-    std::vector<cl::Event> previous;
-    if (!events.empty()) previous.push_back(events.back());
-    const std::vector<cl::Event>* after = events.empty() ? workspace.wait_list() : &previous;
-    const cl::NDRange local = pass.local > 0 ? cl::NDRange(pass.local) : cl::NullRange;
-    if (pass.first) {
-      set_kernel_args(name, first_lease.kernel(), static_cast<cl_int>(n), x, static_cast<cl_ulong>(x_offset), scratch,
-                      cl_ulong{0}, scratch, static_cast<cl_ulong>(plan.index_base));
-      events.push_back(enqueue_kernel(name, queue, first_lease.kernel(), cl::NDRange(pass.global), local, after));
-      continue;
-    }
-    // Value and index targets of this pass.
-    const cl::Buffer* value_buffer = &scratch;
-    const cl::Buffer* index_buffer = &scratch;
-    std::uint64_t value_offset = pass.out_slot, index_offset = plan.index_base + pass.out_slot;
-    if (pass.last) {
-      value_offset = plan.final_slot;
-      index_offset = plan.index_base + plan.final_slot;
-      if (destination.buffer != nullptr && arg) {
-        index_buffer = destination.buffer;
-        index_offset = destination.offset;
-      } else if (destination.buffer != nullptr) {
-        value_buffer = destination.buffer;
-        value_offset = destination.offset;
+  try {
+    for (const Pass& pass : plan.passes) {
+      std::vector<cl::Event> previous;
+      if (!events.empty()) previous.push_back(events.back());
+      const std::vector<cl::Event>* after = events.empty() ? workspace.wait_list() : &previous;
+      const cl::NDRange local = pass.local > 0 ? cl::NDRange(pass.local) : cl::NullRange;
+      if (pass.first) {
+        set_kernel_args(name, first_lease.kernel(), static_cast<cl_int>(n), x, static_cast<cl_ulong>(x_offset), scratch,
+                        cl_ulong{0}, scratch, static_cast<cl_ulong>(plan.index_base));
+        events.push_back(enqueue_kernel(name, queue, first_lease.kernel(), cl::NDRange(pass.global), local, after));
+        continue;
       }
+      // Value and index targets of this pass.
+      const cl::Buffer* value_buffer = &scratch;
+      const cl::Buffer* index_buffer = &scratch;
+      std::uint64_t value_offset = pass.out_slot, index_offset = plan.index_base + pass.out_slot;
+      if (pass.last) {
+        value_offset = plan.final_slot;
+        index_offset = plan.index_base + plan.final_slot;
+        if (destination.buffer != nullptr && arg) {
+          index_buffer = destination.buffer;
+          index_offset = destination.offset;
+        } else if (destination.buffer != nullptr) {
+          value_buffer = destination.buffer;
+          value_offset = destination.offset;
+        }
+      }
+      set_kernel_args(name, partials_lease.kernel(), static_cast<cl_int>(pass.count), static_cast<cl_int>(pass.span),
+                      scratch, static_cast<cl_ulong>(pass.in_slot), scratch,
+                      static_cast<cl_ulong>(plan.index_base + pass.in_slot), *value_buffer,
+                      static_cast<cl_ulong>(value_offset), *index_buffer, static_cast<cl_ulong>(index_offset));
+      events.push_back(enqueue_kernel(name, queue, partials_lease.kernel(), cl::NDRange(pass.global), local, after));
     }
-    set_kernel_args(name, partials_lease.kernel(), static_cast<cl_int>(pass.count), static_cast<cl_int>(pass.span),
-                    scratch, static_cast<cl_ulong>(pass.in_slot), scratch,
-                    static_cast<cl_ulong>(plan.index_base + pass.in_slot), *value_buffer,
-                    static_cast<cl_ulong>(value_offset), *index_buffer, static_cast<cl_ulong>(index_offset));
-    events.push_back(enqueue_kernel(name, queue, partials_lease.kernel(), cl::NDRange(pass.global), local, after));
-  }
-  if (destination.buffer == nullptr) {
-    const std::vector<cl::Event> previous{events.back()};
-    const std::uint64_t offset = arg ? (plan.index_base + plan.final_slot) * 4 : plan.final_slot * dtype.size;
-    cl::Event read;
-    try {
-      queue.enqueueReadBuffer(scratch, CL_FALSE, offset, arg ? 4 : dtype.size, destination.host, &previous, &read);
-    } catch (const cl::Error& error) {
-      throw Error(name, "result", error.err(), "reading the result back failed");
+    if (destination.buffer == nullptr) {
+      const std::vector<cl::Event> previous{events.back()};
+      const std::uint64_t offset = arg ? (plan.index_base + plan.final_slot) * 4 : plan.final_slot * dtype.size;
+      cl::Event read;
+      try {
+        queue.enqueueReadBuffer(scratch, CL_FALSE, offset, arg ? 4 : dtype.size, destination.host, &previous, &read);
+      } catch (const cl::Error& error) {
+        throw Error(name, "result", error.err(), "reading the result back failed");
+      }
+      events.push_back(read);
     }
-    events.push_back(read);
+  } catch (...) {
+    // Whatever was enqueued still uses the workspace: the next user waits for it.
+    if (!events.empty()) workspace.release_after(events.back());
+    throw;
   }
   workspace.release_after(events.back());
   return events;
