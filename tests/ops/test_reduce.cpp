@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <climits>
 #include <cstring>
 #include <limits>
@@ -493,6 +494,40 @@ TEST_SUITE("ops.reduce") {
     }
     for (auto& thread : threads) thread.join();
     for (int t = 0; t < 4; ++t) CHECK(got[t] == static_cast<std::int64_t>(reference::argmax(values.data() + t, n - t)));
+  }
+
+  TEST_CASE("reduce: the wait list holds the first pass back (and a sum of nothing's fill)") {
+    const std::size_t n = 100003;
+    auto random = test::random_engine("wait");
+    const auto before = data_for<float>(ReduceOp::ArgMax, n, random);
+    const auto after = data_for<float>(ReduceOp::ArgMax, n, random);
+    cl::Buffer x = test::to_device(before);
+    cl::Buffer result(device().context, CL_MEM_READ_WRITE, sizeof(std::int32_t));
+    cl::UserEvent gate(device().context);
+    const std::vector<cl::Event> wait{gate};
+    cl::Event done = reduce<float>(device().queue, ReduceOp::ArgMax, n, x, 0, result, 0, &wait);
+    // Submitted and given time to run: it must still be waiting for the gate.
+    device().queue.flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
+    cl::CommandQueue other(device().context, device().device);
+    other.enqueueWriteBuffer(x, CL_TRUE, 0, n * sizeof(float), after.data());
+    gate.setStatus(CL_COMPLETE);
+    done.wait();
+    CHECK(test::from_device<std::int32_t>(result, 1)[0] ==
+          static_cast<std::int32_t>(reference::argmax(after.data(), n)));
+    // n = 0: the fill waits too.
+    std::vector<float> poisoned(1, test::poison<float>());
+    cl::Buffer sum = test::to_device(poisoned);
+    cl::UserEvent second(device().context);
+    const std::vector<cl::Event> second_wait{second};
+    cl::Event fill = reduce<float>(device().queue, ReduceOp::Sum, 0, x, 0, sum, 0, &second_wait);
+    device().queue.flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(fill.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
+    second.setStatus(CL_COMPLETE);
+    fill.wait();
+    CHECK(test::from_device<float>(sum, 1)[0] == 0.0f);
   }
 
   TEST_CASE(

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "checks.hpp"
 #include "ops/transpose.hpp"
@@ -201,6 +203,32 @@ TEST_SUITE("ops.transpose") {
     const Config block{"block", {{"VEC", 2}, {"USE_SHUFFLE", 1}, {"WG_X", 2}, {"WG_Y", 1}}};
     check_transpose<std::uint8_t>(&naive, {70001, 3}, kLayouts[1]);
     check_transpose<std::uint8_t>(&block, {70001, 5}, kLayouts[2]);
+  }
+
+  TEST_CASE("transpose: the wait list holds the kernel back") {
+    // The input changes (through another queue) while a user event holds the transpose back: the result is
+    // the transpose of the new input.
+    const std::size_t rows = 37, cols = 53;
+    auto random = test::random_engine("wait");
+    const auto before = test::random_vector<float>(rows * cols, random, 0.5, 2.0);
+    const auto after = test::random_vector<float>(rows * cols, random, 0.5, 2.0);
+    cl::Buffer in = test::to_device(before);
+    cl::Buffer out(device().context, CL_MEM_READ_WRITE, rows * cols * sizeof(float));
+    cl::UserEvent gate(device().context);
+    const std::vector<cl::Event> wait{gate};
+    cl::Event done = transpose<float>(device().queue, rows, cols, in, 0, cols, out, 0, rows, &wait);
+    // Submitted and given time to run: it must still be waiting for the gate.
+    device().queue.flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
+    cl::CommandQueue other(device().context, device().device);
+    other.enqueueWriteBuffer(in, CL_TRUE, 0, after.size() * sizeof(float), after.data());
+    gate.setStatus(CL_COMPLETE);
+    done.wait();
+    std::vector<float> want(rows * cols);
+    reference::transpose(rows, cols, after.data(), cols, want.data(), rows);
+    test::check_all_close(test::from_device<float>(out, want.size()), std::vector<double>(want.begin(), want.end()), 0,
+                          "transpose after the gate");
   }
 
   TEST_CASE("transpose: rows or cols = 0 enqueues nothing and returns a null event") {
