@@ -49,11 +49,19 @@ struct Settings {
   std::string internal_first_call;  // hidden: measure one op's first call in this (fresh) process
 };
 
-std::vector<FamilyBenchmark> all_benchmarks() { return {elementwise_benchmark()}; }
+std::vector<FamilyBenchmark> all_benchmarks() {
+  return {
+      elementwise_benchmark(),
+      transpose_benchmark(),
+      reduce_benchmark(),
+  };
+}
 
 std::vector<FirstCallOp> all_first_calls() {
   std::vector<FirstCallOp> ops;
   for (auto&& family : {elementwise_first_calls()}) ops.insert(ops.end(), family.begin(), family.end());
+  for (auto&& op : transpose_first_calls()) ops.push_back(op);
+  for (auto&& op : reduce_first_calls()) ops.push_back(op);
   return ops;
 }
 

@@ -4,6 +4,8 @@
 #include "tilecl/device.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
+#include "tilecl/reduce.hpp"
 #include "tilecl/runtime.hpp"
+#include "tilecl/transpose.hpp"
 #include "tilecl/tuning.hpp"
 #include "tilecl/types.hpp"
