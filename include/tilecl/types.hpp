@@ -14,6 +14,23 @@ enum class Transpose { No, Yes };
 // Reductions over a vector.
 enum class ReduceOp { Sum, Min, Max, ArgMin, ArgMax };
 
+// "sum", "min", "max", "argmin", "argmax".
+constexpr const char* to_string(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum:
+      return "sum";
+    case ReduceOp::Min:
+      return "min";
+    case ReduceOp::Max:
+      return "max";
+    case ReduceOp::ArgMin:
+      return "argmin";
+    case ReduceOp::ArgMax:
+      return "argmax";
+  }
+  return "?";
+}
+
 // How a neighbourhood filter reads outside the image:
 //   Zero   - zeros;                       Clamp - replicate the edge (a a | a b c d | d d);
 //   Mirror - reflect without repeating the edge (d c b | a b c d | c b a);  Wrap - periodic.

@@ -11,6 +11,7 @@
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
 #include "tuning/scratch.hpp"
+#include "tuning/length_bucket.hpp"
 #include "tuning/tuning_service.hpp"
 
 namespace tilecl {
@@ -98,22 +99,10 @@ cl::Event launch(Kind kind, const QueueTarget& target, cl::CommandQueue& queue, 
   return done;
 }
 
-// Shapes that share a choice: n below 2^14, 2^18, 2^22, and everything larger.
-struct Bucket {
-  const char* name;
-  std::uint64_t timing_n;
-};
-Bucket bucket_of(std::uint64_t n) {
-  if (n < (1u << 14)) return {"n<2^14", 1u << 13};
-  if (n < (1u << 18)) return {"n<2^18", 1u << 17};
-  if (n < (1u << 22)) return {"n<2^22", 1u << 21};
-  return {"n>=2^22", 1u << 24};
-}
-
 template <typename T>
 class ElementwiseSubject : public TuningSubject {
  public:
-  ElementwiseSubject(Kind kind, std::uint64_t n) : kind_(kind), bucket_(bucket_of(n)) {}
+  ElementwiseSubject(Kind kind, std::uint64_t n) : kind_(kind), bucket_(length_bucket(n)) {}
 
   TuningKey key() const override { return {op_name(kind_), dtype_of<T>().name, bucket_.name}; }
   std::string family() const override { return kFamily; }
@@ -172,7 +161,7 @@ class ElementwiseSubject : public TuningSubject {
   static constexpr T kAlpha = static_cast<T>(0.75);
 
   Kind kind_;
-  Bucket bucket_;
+  LengthBucket bucket_;
   cl::CommandQueue queue_;
   cl::Buffer timing_first_, timing_second_, timing_output_;
   cl::Buffer verify_first_, verify_second_, verify_output_;

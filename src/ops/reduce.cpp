@@ -22,6 +22,7 @@
 #include "tilecl/error.hpp"
 #include "tilecl/reduce.hpp"
 #include "tuning/scratch.hpp"
+#include "tuning/length_bucket.hpp"
 #include "tuning/tuning_service.hpp"
 #include "workspace.hpp"
 
@@ -48,22 +49,6 @@ const ReduceOp kAllOps[] = {ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max, ReduceO
 bool is_known(ReduceOp op) { return std::find(std::begin(kAllOps), std::end(kAllOps), op) != std::end(kAllOps); }
 bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMin || op == ReduceOp::ArgMax; }
 
-const char* op_word(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Sum:
-      return "sum";
-    case ReduceOp::Min:
-      return "min";
-    case ReduceOp::Max:
-      return "max";
-    case ReduceOp::ArgMin:
-      return "argmin";
-    case ReduceOp::ArgMax:
-      return "argmax";
-  }
-  return "?";
-}
-
 // REDUCE_OP in kernels/reduce.cl.
 int op_code(ReduceOp op) {
   switch (op) {
@@ -89,7 +74,7 @@ void validate_input(const std::string& name, const QueueTarget& target, const DT
     throw Error(name, "op", CL_INVALID_VALUE, "unknown ReduceOp (" + std::to_string(static_cast<int>(op)) + ")");
   if (n == 0 && op != ReduceOp::Sum)
     throw Error(name, "n", CL_INVALID_VALUE,
-                std::string("the ") + op_word(op) + " of no elements is undefined (n = 0)");
+                std::string("the ") + to_string(op) + " of no elements is undefined (n = 0)");
   check_kernel_extent(name, "n", n);
   if (n > 0) check_buffer(name, "x", x, target.context, x_offset, n, dtype.size);
 }
@@ -279,22 +264,10 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
 
 // ---- Tuning ------------------------------------------------------------------------------------------
 
-// Shapes that share a choice: n below 2^14 (one or a few work-groups), 2^18, 2^22, and everything larger.
-struct Bucket {
-  const char* name;
-  std::uint64_t timing_n;
-};
-Bucket bucket_of(std::uint64_t n) {
-  if (n < (1u << 14)) return {"n<2^14", 1u << 13};
-  if (n < (1u << 18)) return {"n<2^18", 1u << 17};
-  if (n < (1u << 22)) return {"n<2^22", 1u << 21};
-  return {"n>=2^22", 1u << 24};
-}
-
 template <typename T>
 class ReduceSubject : public TuningSubject {
  public:
-  ReduceSubject(ReduceOp op, std::uint64_t n) : op_(op), bucket_(bucket_of(n)) {}
+  ReduceSubject(ReduceOp op, std::uint64_t n) : op_(op), bucket_(length_bucket(n)) {}
 
   TuningKey key() const override { return {reduce_tuning_name(op_), dtype_of<T>().name, bucket_.name}; }
   std::string family() const override { return kFamily; }
@@ -360,7 +333,7 @@ class ReduceSubject : public TuningSubject {
                              : std::is_same_v<T, float>                    ? 2e-6 * scale_
                                                                            : 1e-13 * scale_;
     if (std::abs(got - expected_) <= tolerance) return {};
-    return std::string(op_word(op_)) + " of " + std::to_string(kVerifyN) + " elements is " + std::to_string(got) +
+    return std::string(to_string(op_)) + " of " + std::to_string(kVerifyN) + " elements is " + std::to_string(got) +
            ", expected " + std::to_string(expected_);
   }
 
@@ -373,7 +346,7 @@ class ReduceSubject : public TuningSubject {
   static constexpr std::size_t kResultOffset = 2;
 
   ReduceOp op_;
-  Bucket bucket_;
+  LengthBucket bucket_;
   cl::CommandQueue queue_;
   cl::Buffer timing_x_, verify_x_, result_;
   double expected_ = 0, scale_ = 0;
@@ -430,7 +403,7 @@ Out run_reduce_to_host(const std::string& name, bool wants_index, cl::CommandQue
   const auto target = queue_target(name, queue);
   if (is_known(op) && is_arg(op) != wants_index)
     throw Error(name, "op", CL_INVALID_VALUE,
-                std::string("ReduceOp ") + op_word(op) +
+                std::string("ReduceOp ") + to_string(op) +
                     (is_arg(op) ? " gives an index: use reduce_index" : " gives a value: use reduce_value"));
   validate_input(name, target, dtype_of<T>(), op, n, x, x_offset);
   if (n == 0) return Out(0);
@@ -455,7 +428,7 @@ std::int64_t floor_power_of_two(std::uint64_t value) {
 
 }  // namespace
 
-std::string reduce_tuning_name(ReduceOp op) { return std::string("reduce_") + op_word(op); }
+std::string reduce_tuning_name(ReduceOp op) { return std::string("reduce_") + to_string(op); }
 
 SearchSpace reduce_search_space(const DTypeInfo& dtype, ReduceOp op, const DeviceInfo& device) {
   const Config preferred = reduce_default_config(dtype, op, device);

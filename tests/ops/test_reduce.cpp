@@ -28,21 +28,6 @@ constexpr std::size_t kResultGuard = 3;
 
 bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMin || op == ReduceOp::ArgMax; }
 
-const char* name_of(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Sum:
-      return "sum";
-    case ReduceOp::Min:
-      return "min";
-    case ReduceOp::Max:
-      return "max";
-    case ReduceOp::ArgMin:
-      return "argmin";
-    case ReduceOp::ArgMax:
-      return "argmax";
-  }
-  return "?";
-}
 
 // Lengths around every vector width, chunk, work-group and pass boundary, primes, and one large enough for
 // several passes.
@@ -159,15 +144,15 @@ void check_result(ReduceOp op, double got, const T* x, std::size_t n) {
     const double tolerance = (std::is_same_v<T, float> ? 2e-6 : 1e-13) * reference::sum_abs(x, n);
     CHECK_MESSAGE(std::abs(got - want) <= tolerance, "sum is " << got << ", expected " << want);
   } else if (std::isnan(want)) {
-    CHECK_MESSAGE(std::isnan(got), name_of(op) << " is " << got << ", expected NaN");
+    CHECK_MESSAGE(std::isnan(got), to_string(op) << " is " << got << ", expected NaN");
   } else {
-    CHECK_MESSAGE(got == want, name_of(op) << " is " << got << ", expected " << want);
+    CHECK_MESSAGE(got == want, to_string(op) << " is " << got << ", expected " << want);
   }
 }
 
 template <typename T>
 void check_reduce(const Config* config, ReduceOp op, std::size_t n, std::size_t x_offset) {
-  auto random = test::random_engine(std::string("reduce") + name_of(op) + std::to_string(n));
+  auto random = test::random_engine(std::string("reduce") + to_string(op) + std::to_string(n));
   const auto values = data_for<T>(op, x_offset + n + 5, random);
   cl::Buffer x = test::to_device(values);
   check_result<T>(op, reduce_into_poison<T>(config, op, n, x, x_offset), values.data() + x_offset, n);
@@ -205,7 +190,7 @@ TEST_SUITE("ops.reduce") {
     for (const auto& setting : base_settings()) {
       CAPTURE(setting.config.to_string());
       for (ReduceOp op : setting.ops) {
-        CAPTURE(name_of(op));
+        CAPTURE(to_string(op));
         for (std::size_t n : kLengths) {
           CAPTURE(n);
           check_reduce<float>(&setting.config, op, n, n % 5);
@@ -217,7 +202,7 @@ TEST_SUITE("ops.reduce") {
   TEST_CASE("reduce: further settings of every variant match the reference (float)") {
     for (const auto& extra : extra_configs()) {
       CAPTURE(extra.config.to_string());
-      CAPTURE(name_of(extra.op));
+      CAPTURE(to_string(extra.op));
       for (std::size_t n : kLengths) {
         CAPTURE(n);
         check_reduce<float>(&extra.config, extra.op, n, (n + 1) % 4);
@@ -238,13 +223,13 @@ TEST_SUITE("ops.reduce") {
     for (std::size_t n : lengths) {
       CAPTURE(n);
       for (ReduceOp op : kOps) {
-        CAPTURE(name_of(op));
+        CAPTURE(to_string(op));
         check_reduce<std::int32_t>(nullptr, op, n, 1);
       }
       check_reduce<std::int32_t>(&int_vector, ReduceOp::Sum, n, 2);
       if (!device().info->fp64) continue;
       for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max, ReduceOp::ArgMin}) {
-        CAPTURE(name_of(op));
+        CAPTURE(to_string(op));
         check_reduce<double>(nullptr, op, n, 3);
       }
       check_reduce<double>(&double_vector, ReduceOp::ArgMax, n, 1);
@@ -254,11 +239,11 @@ TEST_SUITE("ops.reduce") {
 
   TEST_CASE("reduce: the public API for every op and type, into the caller's buffer and to the host") {
     for (ReduceOp op : kOps) {
-      CAPTURE(name_of(op));
+      CAPTURE(to_string(op));
       for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{100003}}) {
         CAPTURE(n);
         check_reduce<float>(nullptr, op, n, 0);
-        auto random = test::random_engine(std::string("host") + name_of(op));
+        auto random = test::random_engine(std::string("host") + to_string(op));
         const auto values = data_for<float>(op, n + 2, random);
         cl::Buffer x = test::to_device(values);
         const double got = is_arg(op) ? static_cast<double>(reduce_index<float>(device().queue, op, n, x, 2))
@@ -316,7 +301,7 @@ TEST_SUITE("ops.reduce") {
         CAPTURE(setting.config.to_string());
         for (ReduceOp op : setting.ops) {
           if (op == ReduceOp::Sum) continue;
-          CAPTURE(name_of(op));
+          CAPTURE(to_string(op));
           const double got = reduce_into_poison<float>(&setting.config, op, n, x, 0);
           if (is_arg(op))
             CHECK(got == first_nan);
@@ -392,7 +377,7 @@ TEST_SUITE("ops.reduce") {
     CHECK(test::from_device<std::int32_t>(int_result, 2)[1] == 0);
     CHECK(reduce_value<float>(device().queue, ReduceOp::Sum, 0, tiny, 0) == 0.0f);
     for (ReduceOp op : {ReduceOp::Min, ReduceOp::Max, ReduceOp::ArgMin, ReduceOp::ArgMax}) {
-      CAPTURE(name_of(op));
+      CAPTURE(to_string(op));
       expect_error([&] { reduce<float>(device().queue, op, 0, tiny, 0, result, 0); }, "reduce", "n",
                    "CL_INVALID_VALUE");
     }
@@ -585,7 +570,7 @@ TEST_SUITE("ops.reduce") {
     auto random = test::random_engine("subgroups");
     // Sum, a NaN-aware extreme and an index: the three sub-group code paths.
     for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max, ReduceOp::ArgMin}) {
-      CAPTURE(name_of(op));
+      CAPTURE(to_string(op));
       const auto values = data_for<float>(op, n, random);
       std::vector<std::int32_t> partial_indices(partials);
       for (std::size_t i = 0; i < partials; ++i) partial_indices[i] = static_cast<std::int32_t>(partials - i);
@@ -642,7 +627,7 @@ TEST_SUITE("ops.reduce") {
 
   TEST_CASE("reduce: the tuning entries verify every variant and reject malformed shapes") {
     for (ReduceOp op : kOps) {
-      CAPTURE(name_of(op));
+      CAPTURE(to_string(op));
       const auto& entry = detail::find_tunable_op(detail::reduce_tuning_name(op));
       auto subject = entry.make_subject("float", "2^16");
       CHECK(subject->key().bucket == "n<2^18");
@@ -670,7 +655,7 @@ TEST_SUITE("ops.reduce") {
     for (const auto& setting : base_settings()) {
       CAPTURE(setting.config.to_string());
       for (ReduceOp op : setting.ops) {
-        CAPTURE(name_of(op));
+        CAPTURE(to_string(op));
         for (std::size_t n : {1, 13, 300}) check_reduce<float>(&setting.config, op, n, 1);
         if (setting.config.variant == "chunked") check_reduce<float>(&setting.config, op, 4100, 3);
       }
