@@ -1,0 +1,148 @@
+/* tilecl family "color": colour-space conversions of row-major images.
+ *
+ * gray = weight_r * R + weight_g * G + weight_b * B for every pixel of an interleaved RGB image (3 elements
+ * per pixel, R first). The weights are run-time arguments (the op's default is 0.21, 0.72, 0.07), so one
+ * program serves every weight set. The sum is formed in float; for uchar the result is rounded to nearest
+ * (ties to even) and saturated to 0..255; for float it is stored as is.
+ *
+ * Kernels (same arguments for both, so the host can swap them freely):
+ *   color_rgb_to_gray_naive(width, height, src, src_offset, src_pitch, dst, dst_offset, dst_pitch,
+ *                           weight_r, weight_g, weight_b)
+ *       One pixel per work-item. Reference variant; any device.
+ *       global = (round_up(width, lx), round_up(height, ly)); local (lx, ly) launch-only, any size.
+ *   color_rgb_to_gray_vector(same arguments)
+ *       VEC consecutive pixels of WPT consecutive rows per work-item: per row three VEC-wide loads (for uchar
+ *       VEC = 16: three 16-byte loads) and one VEC-wide store. When src and dst (after the offsets) are aligned
+ *       to VEC * sizeof(DTYPE) bytes and both pitches are multiples of VEC, the loads and stores go through
+ *       vector pointers, which GPUs turn into single wide transactions; otherwise vloadn/vstoren (same
+ *       results, narrower accesses). The check is made per work-item at run time, so no extra program is
+ *       needed. The last VEC-chunk of a row that does not fit is done pixel by pixel.
+ *       global = (round_up(ceil(width / VEC), lx), round_up(ceil(height / WPT), ly)); local launch-only.
+ *
+ * Arguments: width, height in pixels; src_pitch in elements of DTYPE between row starts (>= 3 * width);
+ * dst_pitch in elements (>= width); offsets in elements, added once at entry. src and dst must not overlap.
+ * The host guarantees every index below 2^31 except the row term y * pitch, which is formed in 64 bits.
+ *
+ * Macros (all optional):
+ *   DTYPE  element type of src and dst: float or uchar. Default float.
+ *   VEC    pixels per work-item and row in color_rgb_to_gray_vector: 2, 4, 8 or 16. Default 16 for uchar
+ *          (16-byte accesses), 4 for float (16-byte accesses).
+ *   WPT    rows per work-item in color_rgb_to_gray_vector: 1 or more. Default 1.
+ */
+
+#ifndef DTYPE
+#define DTYPE float
+#endif
+
+/* DTYPE_IS_UCHAR is 1 for uchar and 0 for float (any other spelling counts as float). */
+#define COLOR_DTYPE_KIND_float 0
+#define COLOR_DTYPE_KIND_uchar 1
+#define DTYPE_IS_UCHAR TILECL_CAT(COLOR_DTYPE_KIND_, DTYPE)
+
+#ifndef VEC
+#if DTYPE_IS_UCHAR
+#define VEC 16
+#else
+#define VEC 4
+#endif
+#endif
+
+#ifndef WPT
+#define WPT 1
+#endif
+
+#if VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
+#error "color.cl: VEC must be 2, 4, 8 or 16"
+#endif
+#if WPT < 1
+#error "color.cl: WPT must be at least 1"
+#endif
+
+#define COLOR_FVEC TILECL_CAT(float, VEC)
+#define COLOR_DVEC TILECL_CAT(DTYPE, VEC)
+#define COLOR_VLOAD TILECL_CAT(vload, VEC)
+#define COLOR_VSTORE TILECL_CAT(vstore, VEC)
+#define COLOR_TO_FVEC TILECL_CAT(convert_float, VEC)
+
+#if DTYPE_IS_UCHAR
+#define COLOR_TO_DTYPE(x) convert_uchar_sat_rte(x)
+#define COLOR_TO_DVEC(x) TILECL_CAT(TILECL_CAT(convert_uchar, VEC), _sat_rte)(x)
+#else
+#define COLOR_TO_DTYPE(x) (x)
+#define COLOR_TO_DVEC(x) (x)
+#endif
+
+inline DTYPE color_gray_pixel(__global const DTYPE* p, const float wr, const float wg, const float wb) {
+  return COLOR_TO_DTYPE(wr * (float)p[0] + wg * (float)p[1] + wb * (float)p[2]);
+}
+
+__kernel void color_rgb_to_gray_naive(const int width, const int height,
+                                      __global const DTYPE* restrict src, const ulong src_offset,
+                                      const int src_pitch, __global DTYPE* restrict dst,
+                                      const ulong dst_offset, const int dst_pitch, const float weight_r,
+                                      const float weight_g, const float weight_b) {
+  const int x = get_global_id(0);
+  const int y = get_global_id(1);
+  if (x >= width || y >= height) return;
+  src += src_offset;
+  dst += dst_offset;
+  dst[(long)y * dst_pitch + x] =
+      color_gray_pixel(src + (long)y * src_pitch + 3 * x, weight_r, weight_g, weight_b);
+}
+
+__kernel void color_rgb_to_gray_vector(const int width, const int height,
+                                       __global const DTYPE* restrict src, const ulong src_offset,
+                                       const int src_pitch, __global DTYPE* restrict dst,
+                                       const ulong dst_offset, const int dst_pitch, const float weight_r,
+                                       const float weight_g, const float weight_b) {
+  const int x0 = get_global_id(0) * VEC;
+  const int y0 = get_global_id(1) * WPT;
+  if (x0 >= width) return;
+  src += src_offset;
+  dst += dst_offset;
+  /* Row starts and chunk starts (3 * x0 and x0 elements) keep the base alignment when the pitches are
+   * multiples of VEC, so one test of the base pointers decides for every row. */
+  const bool aligned = ((((uintptr_t)src | (uintptr_t)dst) % (VEC * sizeof(DTYPE))) == 0) &&
+                       (src_pitch % VEC) == 0 && (dst_pitch % VEC) == 0;
+#pragma unroll
+  for (int r = 0; r < WPT; ++r) {
+    const int y = y0 + r;
+    if (y < height) {
+      __global const DTYPE* s = src + (long)y * src_pitch + 3 * x0;
+      __global DTYPE* d = dst + (long)y * dst_pitch + x0;
+      if (x0 + VEC <= width) {
+        COLOR_DVEC a, b, c;
+        if (aligned) {
+          a = ((__global const COLOR_DVEC*)s)[0];
+          b = ((__global const COLOR_DVEC*)s)[1];
+          c = ((__global const COLOR_DVEC*)s)[2];
+        } else {
+          a = COLOR_VLOAD(0, s);
+          b = COLOR_VLOAD(1, s);
+          c = COLOR_VLOAD(2, s);
+        }
+        /* De-interleave through a private array; every index is a constant after unrolling, so it lives in
+         * registers. */
+        float p[3 * VEC];
+        COLOR_VSTORE(COLOR_TO_FVEC(a), 0, p);
+        COLOR_VSTORE(COLOR_TO_FVEC(b), 1, p);
+        COLOR_VSTORE(COLOR_TO_FVEC(c), 2, p);
+        float g[VEC];
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) {
+          g[i] = weight_r * p[3 * i] + weight_g * p[3 * i + 1] + weight_b * p[3 * i + 2];
+        }
+        const COLOR_DVEC out = COLOR_TO_DVEC(COLOR_VLOAD(0, g));
+        if (aligned) {
+          *(__global COLOR_DVEC*)d = out;
+        } else {
+          COLOR_VSTORE(out, 0, d);
+        }
+      } else {
+        for (int i = 0; i < VEC; ++i) {
+          if (x0 + i < width) d[i] = color_gray_pixel(s + 3 * i, weight_r, weight_g, weight_b);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,574 @@
+/* tilecl family "convolve": 2-D filters over row-major images with a border rule.
+ *
+ * out(x, y, c) = sum_{dy, dx} f(dy, dx) * in(x + dx - rx, y + dy - ry, c), dx in 0..2rx, dy in 0..2ry
+ * This is correlation, as OpenCV's filter2D computes it (flip the filter for a true convolution). The filter
+ * is (2ry + 1) x (2rx + 1) floats, row-major, in __constant memory. Separable filters use a row filter of
+ * 2rx + 1 taps and a column filter of 2ry + 1 taps; the result equals the direct filter f(dy, dx) =
+ * col(dy) * row(dx) under every border rule, because each rule maps x and y independently.
+ * Images have CHANNELS interleaved channels (1 or 3); every channel is filtered alike. Kernels work on
+ * elements: a row has width * CHANNELS elements, and a horizontal tap steps CHANNELS elements.
+ * Sums are formed in float. For uchar the result is rounded to nearest (ties to even) and saturated to
+ * 0..255; for float it is stored as is.
+ *
+ * Border rules (BORDER, a build macro): reads outside the image become
+ *   0 Zero    0
+ *   1 Clamp   the nearest edge pixel                             a a a | a b c d | d d d
+ *   2 Mirror  reflection without repeating the edge (reflect-101)  d c b | a b c d | c b a
+ *   3 Wrap    the periodic continuation                          b c d | a b c d | a b c
+ * Mirror and Wrap are full periodic foldings (period 2n - 2 and n), so they stay correct when the filter is
+ * larger than the image; an image of one pixel in a direction reads that pixel. BORDER is a build macro,
+ * not an argument, because the naive and CPU kernels apply it on every tap of their edge paths, where a
+ * run-time switch would cost a branch per tap and keep the compiler from folding the rule (Clamp is a min and
+ * a max, Zero skips the load); the interior paths do not depend on it, and an application uses one or two
+ * rules, so the price is at most four programs per configuration, compiled once and cached.
+ *
+ * Filter size: RADIUS_X and RADIUS_Y are build macros. A value >= 0 fixes the radius at compile time: tap
+ * loops unroll and the tiled kernels size their local tiles and register windows from it (the radius
+ * arguments must then equal the macros). The default -1 is the generic path: the naive and vector kernels
+ * read the radius from their arguments (any radius, loops bounded by the radius, not by the global id), and
+ * the tiled kernels are not compiled, because their local memory and register windows depend on it.
+ *
+ * Arguments shared by all kernels: width, height in pixels; *_pitch in elements of the buffer's type between
+ * row starts (>= width * CHANNELS); *_offset in elements, added once at entry. src and dst must not overlap.
+ * The host keeps every index below 2^31 except y * pitch, which is formed in 64 bits.
+ *
+ * Kernels. VEC elements per work-item along x; "chunk" = VEC consecutive elements of a row.
+ *   convolve_direct_naive(width, height, src, src_offset, src_pitch, dst, dst_offset, dst_pitch,
+ *                         filter, radius_x, radius_y)
+ *       One pixel (all channels) per work-item; every tap goes through the border rule. Reference variant.
+ *       global = (round_up(width, lx), round_up(height, ly)); local launch-only, any size.
+ *   convolve_direct_vector(same arguments)
+ *       CPU form: one chunk per work-item, a VEC-wide float accumulator, no local memory. Chunks whose taps
+ *       stay inside the row take unaligned vector loads with no checks; the others gather tap by tap.
+ *       global = (round_up(ceil(width * CHANNELS / VEC), lx), round_up(height, ly)); local launch-only
+ *       (PoCL: lx a multiple of 8, or a large work-group).
+ *   convolve_direct_tiled(same arguments)                       [only when RADIUS_X, RADIUS_Y >= 0]
+ *       GPU form: a work-group computes TILE_X x TILE_Y pixels. It copies the input tile plus halo into local
+ *       memory as float (one pass of aligned vector loads when the tile and its halo lie inside the image,
+ *       the border rule per element otherwise), then each work-item computes one chunk in WPT_Y consecutive
+ *       rows, reading each input row of its window once into registers.
+ *       local = (WG_X, WG_Y) = (TILE_X * CHANNELS / VEC, TILE_Y / WPT_Y) (required work-group size);
+ *       global = (ceil(width / TILE_X) * WG_X, ceil(height / TILE_Y) * WG_Y).
+ *   convolve_rows_vector(width, height, src, src_offset, src_pitch, work, work_pitch, row_filter, radius_x)
+ *   convolve_cols_vector(width, height, work, work_pitch, dst, dst_offset, dst_pitch, col_filter, radius_y)
+ *       Separable, two passes through a float workspace owned by the host: rows_vector filters every row of
+ *       src into work, cols_vector filters the columns of work into dst. The workspace holds height rows of
+ *       work_pitch floats, work_pitch >= width * CHANNELS (a multiple of VEC keeps its accesses aligned):
+ *       4 * height * work_pitch bytes. Geometry of both as convolve_direct_vector.
+ *   convolve_separable_vector(width, height, src, src_offset, src_pitch, dst, dst_offset, dst_pitch,
+ *                             row_filter, col_filter, radius_x, radius_y)
+ *       CPU form of a fused separable pass, no workspace: one chunk in WPT_Y consecutive rows per work-item;
+ *       it filters the WPT_Y + 2ry input rows along x into a register and adds each to the WPT_Y column sums
+ *       it belongs to. global = (round_up(ceil(width * CHANNELS / VEC), lx),
+ *       round_up(ceil(height / WPT_Y), ly)); local launch-only.
+ *   convolve_separable_tiled(same arguments as convolve_separable_vector)  [only when RADIUS_X, RADIUS_Y >= 0]
+ *       GPU form, fused: input tile plus halo into local memory (as in convolve_direct_tiled), the row pass
+ *       into a second local tile of TILE_Y + 2ry rows, then the column pass from local memory into registers.
+ *       Geometry as convolve_direct_tiled.
+ *   Local memory of the tiled kernels, in bytes, with HALO = ceil(RADIUS_X * CHANNELS / VEC) * VEC:
+ *       direct:    4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + 2 * HALO + PAD)
+ *       separable: that plus 4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + PAD)
+ *
+ * Macros (all optional):
+ *   DTYPE     element type of src and dst: float or uchar. Default float.
+ *   CHANNELS  interleaved channels per pixel, 1 or 3 (any positive value works). Default 1.
+ *   BORDER    0 Zero, 1 Clamp, 2 Mirror, 3 Wrap. Default 1.
+ *   RADIUS_X  horizontal radius fixed at build time (>= 0), or -1 for the radius argument. Default -1.
+ *   RADIUS_Y  vertical radius, likewise. Default -1.
+ *   VEC       elements per work-item along x: 2, 4, 8 or 16. Default 4.
+ *   TILE_X    tiled kernels: pixels per work-group along x; TILE_X * CHANNELS must be a multiple of VEC.
+ *             Default 32.
+ *   TILE_Y    tiled kernels: rows per work-group; a multiple of WPT_Y. Default 16.
+ *   WPT_Y     rows per work-item (tiled kernels and convolve_separable_vector), >= 1. Default 4.
+ *   PAD       tiled kernels: extra floats at the end of each local row, a multiple of VEC. Default 0.
+ * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
+ */
+
+#ifndef DTYPE
+#define DTYPE float
+#endif
+#ifndef CHANNELS
+#define CHANNELS 1
+#endif
+#ifndef BORDER
+#define BORDER 1
+#endif
+#ifndef RADIUS_X
+#define RADIUS_X -1
+#endif
+#ifndef RADIUS_Y
+#define RADIUS_Y -1
+#endif
+#ifndef VEC
+#define VEC 4
+#endif
+#ifndef TILE_X
+#define TILE_X 32
+#endif
+#ifndef TILE_Y
+#define TILE_Y 16
+#endif
+#ifndef WPT_Y
+#define WPT_Y 4
+#endif
+#ifndef PAD
+#define PAD 0
+#endif
+
+#if BORDER < 0 || BORDER > 3
+#error "convolve.cl: BORDER must be 0 (Zero), 1 (Clamp), 2 (Mirror) or 3 (Wrap)"
+#endif
+#if VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
+#error "convolve.cl: VEC must be 2, 4, 8 or 16"
+#endif
+#if CHANNELS < 1 || WPT_Y < 1
+#error "convolve.cl: CHANNELS and WPT_Y must be at least 1"
+#endif
+
+/* CONV_DTYPE_IS_UCHAR is 1 for uchar and 0 for float (any other spelling counts as float). */
+#define CONV_DTYPE_KIND_float 0
+#define CONV_DTYPE_KIND_uchar 1
+#define CONV_DTYPE_IS_UCHAR TILECL_CAT(CONV_DTYPE_KIND_, DTYPE)
+
+#define CONV_FVEC TILECL_CAT(float, VEC)
+#define CONV_DVEC TILECL_CAT(DTYPE, VEC)
+#define CONV_VLOAD TILECL_CAT(vload, VEC)
+#define CONV_VSTORE TILECL_CAT(vstore, VEC)
+#define CONV_TO_FVEC TILECL_CAT(convert_float, VEC)
+#if CONV_DTYPE_IS_UCHAR
+#define CONV_TO_DTYPE(x) convert_uchar_sat_rte(x)
+#define CONV_TO_DVEC(x) TILECL_CAT(TILECL_CAT(convert_uchar, VEC), _sat_rte)(x)
+#else
+#define CONV_TO_DTYPE(x) (x)
+#define CONV_TO_DVEC(x) (x)
+#endif
+
+/* True when pointer p and every row start p + k * pitch are aligned for a whole chunk of *p's type. */
+#define CONV_ALIGNED(p, pitch) \
+  (((uintptr_t)(p) % (VEC * sizeof(*(p)))) == 0 && ((pitch) % VEC) == 0)
+
+/* Radii: the build-time value when given, else the kernel argument. */
+#if RADIUS_X >= 0
+#define CONV_RX RADIUS_X
+#else
+#define CONV_RX radius_x
+#endif
+#if RADIUS_Y >= 0
+#define CONV_RY RADIUS_Y
+#else
+#define CONV_RY radius_y
+#endif
+
+/* Border rules 1..3: index i of a line of n pixels, folded into 0..n-1. (Zero is tested by the callers.) */
+inline int conv_fold(int i, const int n) {
+  if (i >= 0 && i < n) return i;
+#if BORDER == 1
+  return clamp(i, 0, n - 1);
+#elif BORDER == 2
+  if (n == 1) return 0;
+  const int period = 2 * n - 2;
+  i %= period;
+  if (i < 0) i += period;
+  return i < n ? i : period - i;
+#else
+  i %= n;
+  return i < 0 ? i + n : i;
+#endif
+}
+
+/* Row index of input row y under the border rule; -1 when the row reads as zeros (Zero rule). */
+inline int conv_row(const int y, const int height) {
+#if BORDER == 0
+  return (y >= 0 && y < height) ? y : -1;
+#else
+  return conv_fold(y, height);
+#endif
+}
+
+/* Element e (any integer) of a row of width pixels under the border rule. */
+inline float conv_load_element(__global const DTYPE* row, const int width, const int e) {
+  const int p = e >= 0 ? e / CHANNELS : -((CHANNELS - 1 - e) / CHANNELS); /* floor(e / CHANNELS) */
+  const int c = e - p * CHANNELS;
+#if BORDER == 0
+  return (p >= 0 && p < width) ? (float)row[p * CHANNELS + c] : 0.0f;
+#else
+  return (float)row[conv_fold(p, width) * CHANNELS + c];
+#endif
+}
+
+/* Up to VEC floats at p: a whole chunk, or the first count elements and zeros. */
+inline CONV_FVEC conv_load_floats(__global const float* p, const int count, const bool aligned) {
+  if (count >= VEC) return aligned ? *(__global const CONV_FVEC*)p : CONV_VLOAD(0, p);
+  float t[VEC];
+  for (int i = 0; i < VEC; ++i) t[i] = i < count ? p[i] : 0.0f;
+  return CONV_VLOAD(0, t);
+}
+
+/* Stores the first count (<= VEC, or all when >= VEC) elements of v at p, converted to DTYPE. */
+inline void conv_store_dtype(__global DTYPE* p, const CONV_FVEC v, const int count, const bool aligned) {
+  if (count >= VEC) {
+    if (aligned) {
+      *(__global CONV_DVEC*)p = CONV_TO_DVEC(v);
+    } else {
+      CONV_VSTORE(CONV_TO_DVEC(v), 0, p);
+    }
+    return;
+  }
+  float t[VEC];
+  CONV_VSTORE(v, 0, t);
+  for (int i = 0; i < VEC; ++i) {
+    if (i < count) p[i] = CONV_TO_DTYPE(t[i]);
+  }
+}
+
+inline void conv_store_float(__global float* p, const CONV_FVEC v, const int count, const bool aligned) {
+  if (count >= VEC) {
+    if (aligned) {
+      *(__global CONV_FVEC*)p = v;
+    } else {
+      CONV_VSTORE(v, 0, p);
+    }
+    return;
+  }
+  float t[VEC];
+  CONV_VSTORE(v, 0, t);
+  for (int i = 0; i < VEC; ++i) {
+    if (i < count) p[i] = t[i];
+  }
+}
+
+/* Row filter of 2rx + 1 taps applied to the chunk at element e0 of one input row. inner: every tap of every
+ * element of the chunk lies inside the row (then one unaligned vector load per tap, no checks). */
+inline CONV_FVEC conv_row_chunk(__global const DTYPE* row, const int width, const int e0, const bool inner,
+                                __constant float* taps, const int rx) {
+  const int row_e = width * CHANNELS;
+  if (inner) {
+    __global const DTYPE* s = row + e0 - rx * CHANNELS;
+    CONV_FVEC acc = 0.0f;
+    for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS));
+    return acc;
+  }
+  float t[VEC];
+#pragma unroll
+  for (int v = 0; v < VEC; ++v) {
+    float a = 0.0f;
+    const int e = e0 + v;
+    if (e < row_e) {
+      for (int dx = 0; dx <= 2 * rx; ++dx) a += taps[dx] * conv_load_element(row, width, e + (dx - rx) * CHANNELS);
+    }
+    t[v] = a;
+  }
+  return CONV_VLOAD(0, t);
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Direct filters
+ * ------------------------------------------------------------------------------------------------------- */
+
+__kernel void convolve_direct_naive(const int width, const int height, __global const DTYPE* restrict src,
+                                    const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
+                                    const ulong dst_offset, const int dst_pitch,
+                                    __constant float* restrict filter, const int radius_x,
+                                    const int radius_y) {
+  const int x = get_global_id(0);
+  const int y = get_global_id(1);
+  if (x >= width || y >= height) return;
+  src += src_offset;
+  dst += dst_offset;
+  const int rx = CONV_RX;
+  const int ry = CONV_RY;
+  float acc[CHANNELS];
+#pragma unroll
+  for (int c = 0; c < CHANNELS; ++c) acc[c] = 0.0f;
+  for (int dy = 0; dy <= 2 * ry; ++dy) {
+    const int yy = conv_row(y + dy - ry, height);
+    if (yy < 0) continue;
+    __global const DTYPE* row = src + (long)yy * src_pitch;
+    for (int dx = 0; dx <= 2 * rx; ++dx) {
+      const int xx = x + dx - rx;
+#if BORDER == 0
+      if (xx < 0 || xx >= width) continue;
+      __global const DTYPE* p = row + xx * CHANNELS;
+#else
+      __global const DTYPE* p = row + conv_fold(xx, width) * CHANNELS;
+#endif
+      const float f = filter[dy * (2 * rx + 1) + dx];
+#pragma unroll
+      for (int c = 0; c < CHANNELS; ++c) acc[c] += f * (float)p[c];
+    }
+  }
+  __global DTYPE* out = dst + (long)y * dst_pitch + x * CHANNELS;
+#pragma unroll
+  for (int c = 0; c < CHANNELS; ++c) out[c] = CONV_TO_DTYPE(acc[c]);
+}
+
+__kernel void convolve_direct_vector(const int width, const int height, __global const DTYPE* restrict src,
+                                     const ulong src_offset, const int src_pitch,
+                                     __global DTYPE* restrict dst, const ulong dst_offset,
+                                     const int dst_pitch, __constant float* restrict filter,
+                                     const int radius_x, const int radius_y) {
+  const int row_e = width * CHANNELS;
+  const int e0 = get_global_id(0) * VEC;
+  const int y = get_global_id(1);
+  if (e0 >= row_e || y >= height) return;
+  src += src_offset;
+  dst += dst_offset;
+  const int rx = CONV_RX;
+  const int ry = CONV_RY;
+  const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
+  CONV_FVEC acc = 0.0f;
+  for (int dy = 0; dy <= 2 * ry; ++dy) {
+    const int yy = conv_row(y + dy - ry, height);
+    if (yy < 0) continue;
+    acc += conv_row_chunk(src + (long)yy * src_pitch, width, e0, inner, filter + dy * (2 * rx + 1), rx);
+  }
+  conv_store_dtype(dst + (long)y * dst_pitch + e0, acc, row_e - e0, CONV_ALIGNED(dst, dst_pitch));
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Separable filters
+ * ------------------------------------------------------------------------------------------------------- */
+
+__kernel void convolve_rows_vector(const int width, const int height, __global const DTYPE* restrict src,
+                                   const ulong src_offset, const int src_pitch,
+                                   __global float* restrict work, const int work_pitch,
+                                   __constant float* restrict row_filter, const int radius_x) {
+  const int row_e = width * CHANNELS;
+  const int e0 = get_global_id(0) * VEC;
+  const int y = get_global_id(1);
+  if (e0 >= row_e || y >= height) return;
+  src += src_offset;
+  const int rx = CONV_RX;
+  const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
+  const CONV_FVEC acc = conv_row_chunk(src + (long)y * src_pitch, width, e0, inner, row_filter, rx);
+  conv_store_float(work + (long)y * work_pitch + e0, acc, row_e - e0, CONV_ALIGNED(work, work_pitch));
+}
+
+__kernel void convolve_cols_vector(const int width, const int height, __global const float* restrict work,
+                                   const int work_pitch, __global DTYPE* restrict dst,
+                                   const ulong dst_offset, const int dst_pitch,
+                                   __constant float* restrict col_filter, const int radius_y) {
+  const int row_e = width * CHANNELS;
+  const int e0 = get_global_id(0) * VEC;
+  const int y = get_global_id(1);
+  if (e0 >= row_e || y >= height) return;
+  dst += dst_offset;
+  const int ry = CONV_RY;
+  const bool aligned = CONV_ALIGNED(work, work_pitch);
+  CONV_FVEC acc = 0.0f;
+  for (int dy = 0; dy <= 2 * ry; ++dy) {
+    const int yy = conv_row(y + dy - ry, height);
+    if (yy < 0) continue;
+    acc += col_filter[dy] * conv_load_floats(work + (long)yy * work_pitch + e0, row_e - e0, aligned);
+  }
+  conv_store_dtype(dst + (long)y * dst_pitch + e0, acc, row_e - e0, CONV_ALIGNED(dst, dst_pitch));
+}
+
+__kernel void convolve_separable_vector(const int width, const int height,
+                                        __global const DTYPE* restrict src, const ulong src_offset,
+                                        const int src_pitch, __global DTYPE* restrict dst,
+                                        const ulong dst_offset, const int dst_pitch,
+                                        __constant float* restrict row_filter,
+                                        __constant float* restrict col_filter, const int radius_x,
+                                        const int radius_y) {
+  const int row_e = width * CHANNELS;
+  const int e0 = get_global_id(0) * VEC;
+  const int y0 = get_global_id(1) * WPT_Y;
+  if (e0 >= row_e || y0 >= height) return;
+  src += src_offset;
+  dst += dst_offset;
+  const int rx = CONV_RX;
+  const int ry = CONV_RY;
+  const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
+  CONV_FVEC acc[WPT_Y];
+#pragma unroll
+  for (int k = 0; k < WPT_Y; ++k) acc[k] = 0.0f;
+  for (int r = 0; r < WPT_Y + 2 * ry; ++r) {
+    const int yy = conv_row(y0 + r - ry, height);
+    if (yy < 0) continue;
+    const CONV_FVEC h = conv_row_chunk(src + (long)yy * src_pitch, width, e0, inner, row_filter, rx);
+#pragma unroll
+    for (int k = 0; k < WPT_Y; ++k) {
+      const int dy = r - k;
+      if (dy >= 0 && dy <= 2 * ry) acc[k] += col_filter[dy] * h;
+    }
+  }
+  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
+#pragma unroll
+  for (int k = 0; k < WPT_Y; ++k) {
+    if (y0 + k < height) conv_store_dtype(dst + (long)(y0 + k) * dst_pitch + e0, acc[k], row_e - e0, aligned);
+  }
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Tiled (local-memory) kernels: only with build-time radii.
+ * ------------------------------------------------------------------------------------------------------- */
+#if RADIUS_X >= 0 && RADIUS_Y >= 0
+
+#define TILE_E (TILE_X * CHANNELS)                                      /* tile width in elements */
+#define HALO_E (((RADIUS_X * CHANNELS + VEC - 1) / VEC) * VEC)          /* loaded halo each side */
+#define IN_W (TILE_E + 2 * HALO_E)                                      /* loaded row, elements */
+#define IN_H (TILE_Y + 2 * RADIUS_Y)                                    /* loaded rows */
+#define IN_PITCH (IN_W + PAD)
+#define MID_PITCH (TILE_E + PAD)
+#define WG_X (TILE_E / VEC)
+#define WG_Y (TILE_Y / WPT_Y)
+#define WINDOW (VEC + 2 * HALO_E) /* elements a work-item reads from one local row */
+
+#if TILE_E % VEC != 0
+#error "convolve.cl: TILE_X * CHANNELS must be a multiple of VEC"
+#endif
+#if TILE_Y % WPT_Y != 0
+#error "convolve.cl: TILE_Y must be a multiple of WPT_Y"
+#endif
+#if PAD % VEC != 0
+#error "convolve.cl: PAD must be a multiple of VEC"
+#endif
+
+/* Copies the input tile (rows y0 - RADIUS_Y .., elements x0 * CHANNELS - HALO_E ..) into local memory as
+ * float. interior: the whole loaded region lies inside the image. aligned: src chunks are aligned. */
+inline void conv_load_tile(__local float* tile, __global const DTYPE* src, const int src_pitch,
+                           const int width, const int height, const int x0, const int y0,
+                           const bool interior, const bool aligned) {
+  const int lid = get_local_id(1) * WG_X + get_local_id(0);
+  const int e_start = x0 * CHANNELS - HALO_E;
+  const int y_start = y0 - RADIUS_Y;
+  if (interior) {
+    for (int i = lid; i < IN_H * (IN_W / VEC); i += WG_X * WG_Y) {
+      const int r = i / (IN_W / VEC);
+      const int c = (i - r * (IN_W / VEC)) * VEC;
+      __global const DTYPE* p = src + (long)(y_start + r) * src_pitch + e_start + c;
+      const CONV_FVEC v = aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)p) : CONV_TO_FVEC(CONV_VLOAD(0, p));
+      *(__local CONV_FVEC*)(tile + r * IN_PITCH + c) = v;
+    }
+  } else {
+    for (int i = lid; i < IN_H * IN_W; i += WG_X * WG_Y) {
+      const int r = i / IN_W;
+      const int c = i - r * IN_W;
+      const int yy = conv_row(y_start + r, height);
+      tile[r * IN_PITCH + c] = yy < 0 ? 0.0f : conv_load_element(src + (long)yy * src_pitch, width, e_start + c);
+    }
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_direct_tiled(
+    const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset,
+    const int src_pitch, __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch,
+    __constant float* restrict filter, const int radius_x, const int radius_y) {
+  __local CONV_FVEC tile_storage[IN_H * IN_PITCH / VEC];
+  __local float* tile = (__local float*)tile_storage;
+  src += src_offset;
+  dst += dst_offset;
+  const int lx = get_local_id(0);
+  const int ly = get_local_id(1);
+  const int x0 = get_group_id(0) * TILE_X;
+  const int y0 = get_group_id(1) * TILE_Y;
+  const int row_e = width * CHANNELS;
+  const bool interior = x0 * CHANNELS - HALO_E >= 0 && x0 * CHANNELS + TILE_E + HALO_E <= row_e &&
+                        y0 - RADIUS_Y >= 0 && y0 + TILE_Y + RADIUS_Y <= height;
+  conv_load_tile(tile, src, src_pitch, width, height, x0, y0, interior, CONV_ALIGNED(src, src_pitch));
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  float acc[WPT_Y][VEC];
+#pragma unroll
+  for (int k = 0; k < WPT_Y; ++k) {
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) acc[k][v] = 0.0f;
+  }
+  /* Input row r of this work-item's window feeds output row k through filter row dy = r - k. */
+  for (int r = 0; r < WPT_Y + 2 * RADIUS_Y; ++r) {
+    /* The window of local row (ly * WPT_Y + r), read once into registers with aligned vector reads. */
+    float w[WINDOW];
+    __local const float* wp = tile + (ly * WPT_Y + r) * IN_PITCH + lx * VEC;
+#pragma unroll
+    for (int j = 0; j < WINDOW / VEC; ++j) CONV_VSTORE(*(__local const CONV_FVEC*)(wp + j * VEC), j, w);
+#pragma unroll
+    for (int k = 0; k < WPT_Y; ++k) {
+      const int dy = r - k;
+      if (dy >= 0 && dy <= 2 * RADIUS_Y) {
+        __constant float* f = filter + dy * (2 * RADIUS_X + 1);
+#pragma unroll
+        for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) {
+          const float c = f[dx];
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) acc[k][v] += c * w[HALO_E + (dx - RADIUS_X) * CHANNELS + v];
+        }
+      }
+    }
+  }
+
+  const int e = x0 * CHANNELS + lx * VEC;
+  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
+#pragma unroll
+  for (int k = 0; k < WPT_Y; ++k) {
+    const int y = y0 + ly * WPT_Y + k;
+    if (y < height && e < row_e) {
+      conv_store_dtype(dst + (long)y * dst_pitch + e, CONV_VLOAD(0, acc[k]), row_e - e, aligned);
+    }
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_separable_tiled(
+    const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset,
+    const int src_pitch, __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch,
+    __constant float* restrict row_filter, __constant float* restrict col_filter, const int radius_x,
+    const int radius_y) {
+  __local CONV_FVEC tile_storage[IN_H * IN_PITCH / VEC];
+  __local CONV_FVEC mid_storage[IN_H * MID_PITCH / VEC];
+  __local float* tile = (__local float*)tile_storage;
+  __local float* mid = (__local float*)mid_storage;
+  src += src_offset;
+  dst += dst_offset;
+  const int lx = get_local_id(0);
+  const int ly = get_local_id(1);
+  const int x0 = get_group_id(0) * TILE_X;
+  const int y0 = get_group_id(1) * TILE_Y;
+  const int row_e = width * CHANNELS;
+  const bool interior = x0 * CHANNELS - HALO_E >= 0 && x0 * CHANNELS + TILE_E + HALO_E <= row_e &&
+                        y0 - RADIUS_Y >= 0 && y0 + TILE_Y + RADIUS_Y <= height;
+  conv_load_tile(tile, src, src_pitch, width, height, x0, y0, interior, CONV_ALIGNED(src, src_pitch));
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  /* Row pass: every loaded row, this work-item's chunk. */
+  for (int r = ly; r < IN_H; r += WG_Y) {
+    float w[WINDOW];
+    __local const float* wp = tile + r * IN_PITCH + lx * VEC;
+#pragma unroll
+    for (int j = 0; j < WINDOW / VEC; ++j) CONV_VSTORE(*(__local const CONV_FVEC*)(wp + j * VEC), j, w);
+    float a[VEC];
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) a[v] = 0.0f;
+#pragma unroll
+    for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) {
+      const float c = row_filter[dx];
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) a[v] += c * w[HALO_E + (dx - RADIUS_X) * CHANNELS + v];
+    }
+    *(__local CONV_FVEC*)(mid + r * MID_PITCH + lx * VEC) = CONV_VLOAD(0, a);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  /* Column pass: WPT_Y output rows from WPT_Y + 2 * RADIUS_Y rows of the row pass. */
+  CONV_FVEC acc[WPT_Y];
+#pragma unroll
+  for (int k = 0; k < WPT_Y; ++k) acc[k] = 0.0f;
+#pragma unroll
+  for (int r = 0; r < WPT_Y + 2 * RADIUS_Y; ++r) {
+    const CONV_FVEC m = *(__local const CONV_FVEC*)(mid + (ly * WPT_Y + r) * MID_PITCH + lx * VEC);
+#pragma unroll
+    for (int k = 0; k < WPT_Y; ++k) {
+      const int dy = r - k;
+      if (dy >= 0 && dy <= 2 * RADIUS_Y) acc[k] += col_filter[dy] * m;
+    }
+  }
+
+  const int e = x0 * CHANNELS + lx * VEC;
+  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
+#pragma unroll
+  for (int k = 0; k < WPT_Y; ++k) {
+    const int y = y0 + ly * WPT_Y + k;
+    if (y < height && e < row_e) conv_store_dtype(dst + (long)y * dst_pitch + e, acc[k], row_e - e, aligned);
+  }
+}
+
+#endif /* RADIUS_X >= 0 && RADIUS_Y >= 0 */
