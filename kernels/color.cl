@@ -65,11 +65,37 @@
 #define COLOR_TO_FVEC TILECL_CAT(convert_float, VEC)
 
 #if DTYPE_IS_UCHAR
-#define COLOR_TO_DTYPE(x) convert_uchar_sat_rte(x)
-#define COLOR_TO_DVEC(x) TILECL_CAT(TILECL_CAT(convert_uchar, VEC), _sat_rte)(x)
+/* Round to nearest even and saturate: the same results as convert_uchar_sat_rte for finite x, but rint, min,
+ * max and a truncating conversion are single vector instructions on CPUs, where PoCL expands _sat_rte into
+ * a long compare-and-select sequence. */
+#define COLOR_TO_DTYPE(x) convert_uchar(clamp(rint(x), 0.0f, 255.0f))
+#define COLOR_TO_DVEC(x) TILECL_CAT(convert_uchar, VEC)(clamp(rint(x), 0.0f, 255.0f))
 #else
 #define COLOR_TO_DTYPE(x) (x)
 #define COLOR_TO_DVEC(x) (x)
+#endif
+
+/* Channel k of VEC pixels held in three VEC-wide vectors a, b, c (3 * VEC consecutive elements, RGBRGB...):
+ * element 3 * i + k sits in vector (3 * i + k) / VEC, lane (3 * i + k) % VEC. */
+#if VEC == 2
+#define COLOR_RED(a, b, c) ((COLOR_DVEC)(a.s0, b.s1))
+#define COLOR_GREEN(a, b, c) ((COLOR_DVEC)(a.s1, c.s0))
+#define COLOR_BLUE(a, b, c) ((COLOR_DVEC)(b.s0, c.s1))
+#elif VEC == 4
+#define COLOR_RED(a, b, c) ((COLOR_DVEC)(a.s0, a.s3, b.s2, c.s1))
+#define COLOR_GREEN(a, b, c) ((COLOR_DVEC)(a.s1, b.s0, b.s3, c.s2))
+#define COLOR_BLUE(a, b, c) ((COLOR_DVEC)(a.s2, b.s1, c.s0, c.s3))
+#elif VEC == 8
+#define COLOR_RED(a, b, c) ((COLOR_DVEC)(a.s0, a.s3, a.s6, b.s1, b.s4, b.s7, c.s2, c.s5))
+#define COLOR_GREEN(a, b, c) ((COLOR_DVEC)(a.s1, a.s4, a.s7, b.s2, b.s5, c.s0, c.s3, c.s6))
+#define COLOR_BLUE(a, b, c) ((COLOR_DVEC)(a.s2, a.s5, b.s0, b.s3, b.s6, c.s1, c.s4, c.s7))
+#else
+#define COLOR_RED(a, b, c) \
+  ((COLOR_DVEC)(a.s0, a.s3, a.s6, a.s9, a.sc, a.sf, b.s2, b.s5, b.s8, b.sb, b.se, c.s1, c.s4, c.s7, c.sa, c.sd))
+#define COLOR_GREEN(a, b, c) \
+  ((COLOR_DVEC)(a.s1, a.s4, a.s7, a.sa, a.sd, b.s0, b.s3, b.s6, b.s9, b.sc, b.sf, c.s2, c.s5, c.s8, c.sb, c.se))
+#define COLOR_BLUE(a, b, c) \
+  ((COLOR_DVEC)(a.s2, a.s5, a.s8, a.sb, a.se, b.s1, b.s4, b.s7, b.sa, b.sd, c.s0, c.s3, c.s6, c.s9, c.sc, c.sf))
 #endif
 
 inline DTYPE color_gray_pixel(__global const DTYPE* p, const float wr, const float wg, const float wb) {
@@ -121,18 +147,11 @@ __kernel void color_rgb_to_gray_vector(const int width, const int height,
           b = COLOR_VLOAD(1, s);
           c = COLOR_VLOAD(2, s);
         }
-        /* De-interleave through a private array; every index is a constant after unrolling, so it lives in
-         * registers. */
-        float p[3 * VEC];
-        COLOR_VSTORE(COLOR_TO_FVEC(a), 0, p);
-        COLOR_VSTORE(COLOR_TO_FVEC(b), 1, p);
-        COLOR_VSTORE(COLOR_TO_FVEC(c), 2, p);
-        float g[VEC];
-#pragma unroll
-        for (int i = 0; i < VEC; ++i) {
-          g[i] = weight_r * p[3 * i] + weight_g * p[3 * i + 1] + weight_b * p[3 * i + 2];
-        }
-        const COLOR_DVEC out = COLOR_TO_DVEC(COLOR_VLOAD(0, g));
+        /* De-interleave with constant swizzles (register shuffles on every target), then VEC-wide math. */
+        const COLOR_FVEC red = COLOR_TO_FVEC(COLOR_RED(a, b, c));
+        const COLOR_FVEC green = COLOR_TO_FVEC(COLOR_GREEN(a, b, c));
+        const COLOR_FVEC blue = COLOR_TO_FVEC(COLOR_BLUE(a, b, c));
+        const COLOR_DVEC out = COLOR_TO_DVEC(weight_r * red + weight_g * green + weight_b * blue);
         if (aligned) {
           *(__global COLOR_DVEC*)d = out;
         } else {

@@ -136,8 +136,11 @@
 #define CONV_VSTORE TILECL_CAT(vstore, VEC)
 #define CONV_TO_FVEC TILECL_CAT(convert_float, VEC)
 #if CONV_DTYPE_IS_UCHAR
-#define CONV_TO_DTYPE(x) convert_uchar_sat_rte(x)
-#define CONV_TO_DVEC(x) TILECL_CAT(TILECL_CAT(convert_uchar, VEC), _sat_rte)(x)
+/* Round to nearest even and saturate: the same results as convert_uchar_sat_rte for finite x, but rint, min,
+ * max and a truncating conversion are single vector instructions on CPUs, where PoCL expands _sat_rte into
+ * a long compare-and-select sequence. */
+#define CONV_TO_DTYPE(x) convert_uchar(clamp(rint(x), 0.0f, 255.0f))
+#define CONV_TO_DVEC(x) TILECL_CAT(convert_uchar, VEC)(clamp(rint(x), 0.0f, 255.0f))
 #else
 #define CONV_TO_DTYPE(x) (x)
 #define CONV_TO_DVEC(x) (x)
@@ -237,19 +240,20 @@ inline void conv_store_float(__global float* p, const CONV_FVEC v, const int cou
   }
 }
 
-/* Row filter of 2rx + 1 taps applied to the chunk at element e0 of one input row. inner: every tap of every
- * element of the chunk lies inside the row (then one unaligned vector load per tap, no checks). */
-inline CONV_FVEC conv_row_chunk(__global const DTYPE* row, const int width, const int e0, const bool inner,
-                                __constant float* taps, const int rx) {
+/* Row filter of 2rx + 1 taps applied to the chunk at element e0 of one input row, in two functions: the
+ * interior one (every tap of every element inside the row: one unaligned vector load per tap, no checks),
+ * small enough to be inlined into the tap loops, and the edge one (each element through the border rule). */
+inline CONV_FVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant float* taps, const int rx) {
+  __global const DTYPE* s = row + e0 - rx * CHANNELS;
+  CONV_FVEC acc = 0.0f;
+  for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS));
+  return acc;
+}
+
+CONV_FVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant float* taps,
+                        const int rx) {
   const int row_e = width * CHANNELS;
-  if (inner) {
-    __global const DTYPE* s = row + e0 - rx * CHANNELS;
-    CONV_FVEC acc = 0.0f;
-    for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS));
-    return acc;
-  }
   float t[VEC];
-#pragma unroll
   for (int v = 0; v < VEC; ++v) {
     float a = 0.0f;
     const int e = e0 + v;
@@ -260,6 +264,9 @@ inline CONV_FVEC conv_row_chunk(__global const DTYPE* row, const int width, cons
   }
   return CONV_VLOAD(0, t);
 }
+
+#define CONV_ROW_CHUNK(row, width, e0, inner, taps, rx) \
+  ((inner) ? conv_row_inner((row), (e0), (taps), (rx)) : conv_row_edge((row), (width), (e0), (taps), (rx)))
 
 /* ---------------------------------------------------------------------------------------------------------
  * Direct filters
@@ -320,7 +327,7 @@ __kernel void convolve_direct_vector(const int width, const int height, __global
   for (int dy = 0; dy <= 2 * ry; ++dy) {
     const int yy = conv_row(y + dy - ry, height);
     if (yy < 0) continue;
-    acc += conv_row_chunk(src + (long)yy * src_pitch, width, e0, inner, filter + dy * (2 * rx + 1), rx);
+    acc += CONV_ROW_CHUNK(src + (long)yy * src_pitch, width, e0, inner, filter + dy * (2 * rx + 1), rx);
   }
   conv_store_dtype(dst + (long)y * dst_pitch + e0, acc, row_e - e0, CONV_ALIGNED(dst, dst_pitch));
 }
@@ -340,7 +347,7 @@ __kernel void convolve_rows_vector(const int width, const int height, __global c
   src += src_offset;
   const int rx = CONV_RX;
   const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
-  const CONV_FVEC acc = conv_row_chunk(src + (long)y * src_pitch, width, e0, inner, row_filter, rx);
+  const CONV_FVEC acc = CONV_ROW_CHUNK(src + (long)y * src_pitch, width, e0, inner, row_filter, rx);
   conv_store_float(work + (long)y * work_pitch + e0, acc, row_e - e0, CONV_ALIGNED(work, work_pitch));
 }
 
@@ -386,7 +393,7 @@ __kernel void convolve_separable_vector(const int width, const int height,
   for (int r = 0; r < WPT_Y + 2 * ry; ++r) {
     const int yy = conv_row(y0 + r - ry, height);
     if (yy < 0) continue;
-    const CONV_FVEC h = conv_row_chunk(src + (long)yy * src_pitch, width, e0, inner, row_filter, rx);
+    const CONV_FVEC h = CONV_ROW_CHUNK(src + (long)yy * src_pitch, width, e0, inner, row_filter, rx);
 #pragma unroll
     for (int k = 0; k < WPT_Y; ++k) {
       const int dy = r - k;

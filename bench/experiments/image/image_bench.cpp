@@ -34,6 +34,8 @@
 #include <random>
 #include <set>
 
+#include <sys/resource.h>
+
 namespace {
 
 namespace ref = tilecl::reference;
@@ -573,14 +575,24 @@ class TimingBuffers {
     // Rotate over enough inputs and outputs to exceed three times the last-level cache.
     const std::size_t cache = std::max<std::size_t>(ctx_.cache_bytes, 32u << 20);
     const std::size_t sets = std::clamp<std::size_t>((3 * cache + src_bytes + dst_bytes - 1) / (src_bytes + dst_bytes), 2, 8);
-    std::mt19937_64 rng(1234);
+    // xorshift64: hundreds of megabytes of random input in a fraction of a second.
+    std::uint64_t state = 0x9E3779B97F4A7C15ull;
+    auto next = [&state]() {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      return state;
+    };
     std::vector<unsigned char> host(src_bytes);
     if (dtype == "uchar") {
-      for (auto& b : host) b = static_cast<unsigned char>(rng() >> 56);
+      for (std::size_t i = 0; i + 8 <= src_bytes; i += 8) {
+        const std::uint64_t r = next();
+        std::memcpy(&host[i], &r, 8);
+      }
     } else {
-      std::uniform_real_distribution<float> u(gray ? 0.0f : -1.0f, 1.0f);
       float* f = reinterpret_cast<float*>(host.data());
-      for (std::size_t i = 0; i < src_bytes / 4; ++i) f[i] = u(rng);
+      const float lo = gray ? 0.0f : -1.0f, span = gray ? 1.0f : 2.0f;
+      for (std::size_t i = 0; i < src_bytes / 4; ++i) f[i] = lo + span * static_cast<float>(next() >> 40) * 0x1p-24f;
     }
     for (std::size_t i = 0; i < sets; ++i) {
       src_.emplace_back(ctx_.context, CL_MEM_READ_ONLY, src_bytes);
@@ -605,9 +617,18 @@ class TimingBuffers {
   std::vector<cl::Buffer> src_, dst_;
 };
 
-// Median seconds of one call; negative with *error set on failure.
+// CPU time of the whole process (all threads: PoCL's and OpenCV's workers included). On a CPU device, CPU
+// seconds per call divided by the core count is a load-robust estimate of the call's time on an idle machine.
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
+// Median seconds of one call; negative with *error set on failure. *cpu_seconds: process CPU time per call.
 double time_config(Runner& runner, TimingBuffers& buffers, const Config& c, const Problem& p, int reps,
-                   std::string* error) {
+                   std::string* error, double* cpu_seconds) {
   auto& ctx = runner.ctx();
   const std::size_t es = static_cast<std::size_t>(c.elem_size());
   buffers.prepare(c.dtype, p.op == "gray", buffer_elements(0, p.src_pitch, p.src_row(), p.height) * es,
@@ -616,13 +637,19 @@ double time_config(Runner& runner, TimingBuffers& buffers, const Config& c, cons
   const int warmup = 3;
   std::vector<std::vector<cl::Event>> all;
   try {
+    double cpu_start = 0.0;
     for (int i = 0; i < warmup + reps; ++i) {
+      if (i == warmup) {
+        ctx.queue.finish();
+        cpu_start = process_cpu_seconds();
+      }
       std::vector<cl::Event> events;
       *error = runner.launch(c, p, buffers.src(i), buffers.dst(i), filters, &events);
       if (!error->empty()) return -1.0;
       if (i >= warmup) all.push_back(events);
     }
     ctx.queue.finish();
+    if (cpu_seconds != nullptr) *cpu_seconds = (process_cpu_seconds() - cpu_start) / reps;
     std::vector<double> times;
     for (const auto& events : all) times.push_back(bench::event_seconds(events.front(), events.back()));
     return bench::median(times);
@@ -682,7 +709,8 @@ void cv_call(const Problem& p, Border border, const cv::Mat& src, cv::Mat& dst, 
 }
 
 // Median seconds of the OpenCV call, or a negative value with *error set.
-double time_opencv(const Problem& p, const std::string& dtype, Border border, int reps, std::string* error) {
+double time_opencv(const Problem& p, const std::string& dtype, Border border, int reps, std::string* error,
+                   double* cpu_seconds) {
   const int depth = dtype == "uchar" ? CV_8U : CV_32F;
   const int channels = p.op == "gray" ? 3 : p.channels;
   const std::size_t bytes = static_cast<std::size_t>(p.width) * p.height * channels * (dtype == "uchar" ? 1 : 4);
@@ -699,12 +727,15 @@ double time_opencv(const Problem& p, const std::string& dtype, Border border, in
   }
   try {
     std::vector<double> times;
+    double cpu_start = 0.0;
     for (int i = 0; i < reps + 2; ++i) {
+      if (i == 2) cpu_start = process_cpu_seconds();
       const auto start = std::chrono::steady_clock::now();
       cv_call(p, border, src[i % sets], dst[i % sets], scratch[i % sets]);
       const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (i >= 2) times.push_back(t);
     }
+    *cpu_seconds = (process_cpu_seconds() - cpu_start) / reps;
     return bench::median(times);
   } catch (const cv::Exception& e) {
     *error = e.what();
@@ -777,6 +808,11 @@ Config tile(Config c, int tx, int ty, int wpty, int v, int pad = 0) {
   return c;
 }
 
+Config fixed(Config c) {
+  c.fixed_radius = true;
+  return c;
+}
+
 struct Case {
   Config config;
   Problem problem;
@@ -801,7 +837,9 @@ std::vector<Case> verification_matrix(const std::string& preset, std::mt19937_64
     // rgb_to_gray
     std::vector<Config> gray = {local(make(Variant::GrayNaive, dtype, 1, Border::Zero), 16, 4),
                                 local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), dtype == "uchar" ? 16 : 4, 1), 8, 2),
-                                local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), 8, 3), 4, 4)};
+                                local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), 8, 3), 4, 4),
+                                local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), 2, 1), 8, 1),
+                                local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), dtype == "uchar" ? 4 : 16, 2), 8, 1)};
     const std::vector<std::array<int, 2>> gray_shapes =
         quick ? std::vector<std::array<int, 2>>{{1, 1}, {35, 5}}
               : std::vector<std::array<int, 2>>{{1, 1}, {15, 3}, {17, 5}, {33, 9}, {100, 7}, {37, 23}};
@@ -927,6 +965,9 @@ std::vector<TimedCase> timing_list(const Options& o) {
     add(local(vec(tp, 8), 8, 1), g9);
     add(local(vec(tp, 16), 8, 1), g9);
     add(local(vec(dv, 16), 8, 1), g9);
+    add(fixed(local(vec(sv, 16, 8), 8, 1)), g9);
+    add(fixed(local(vec(tp, 16), 8, 1)), g9);
+    add(fixed(local(vec(dv, 16), 8, 1)), g9);
     add(tile(st, 64, 16, 4, 8), g9);
     add(tile(st, 128, 32, 8, 16), g9);
     add(local(dn, 64, 1), g9);
@@ -981,6 +1022,8 @@ std::vector<TimedCase> timing_list(const Options& o) {
   } else {
     add(local(vec(dv, 8), 8, 1), f5);
     add(local(vec(dv, 16), 8, 1), f5);
+    add(fixed(local(vec(dv, 16), 8, 1)), f5);
+    add(fixed(local(vec(dv, 8), 8, 1)), f5);
     add(local(dn, 64, 1), f5);
     add(tile(dt, 128, 32, 8, 16), f5);
     add(local(vec(dv, 16), 8, 1), f15);
@@ -994,7 +1037,7 @@ std::vector<TimedCase> timing_list(const Options& o) {
 struct Row {
   std::string op, variant, params, dtype, border, filter, size;
   int channels = 1;
-  double seconds = -1.0, gbs = 0.0, pct_copy = 0.0, peer_seconds = -1.0;
+  double seconds = -1.0, gbs = 0.0, pct_copy = 0.0, peer_seconds = -1.0, cpu_seconds = -1.0, peer_cpu = -1.0;
   std::string status;
 };
 
@@ -1106,7 +1149,7 @@ int main(int argc, char** argv) {
     json.push_back(bench::JsonRecord().add("kind", "copy").add("gbs", copy * 1e-9).str());
     TimingBuffers buffers(ctx);
     std::vector<Row> rows;
-    std::map<std::string, double> peers;
+    std::map<std::string, std::array<double, 2>> peers;  // wall and CPU seconds
     for (const auto& [c, big] : timed) {
       Row row;
       row.op = big.op == "gray" ? "gray" : big.op + big.filter_name;
@@ -1128,7 +1171,7 @@ int main(int argc, char** argv) {
         if (!error.empty()) break;
       }
       if (error.empty()) {
-        const double s = time_config(runner, buffers, c, big, o.reps, &error);
+        const double s = time_config(runner, buffers, c, big, o.reps, &error, &row.cpu_seconds);
         if (s > 0) {
           row.seconds = s;
           const double bytes = big.op == "gray"
@@ -1149,10 +1192,13 @@ int main(int argc, char** argv) {
         if (peers.find(key) == peers.end()) {
           buffers.release();  // keep host and device memory in check while OpenCV runs
           std::string peer_error;
-          peers[key] = time_opencv(big, c.dtype, c.border, std::max(3, o.reps / 2), &peer_error);
+          double cpu = -1.0;
+          const double wall = time_opencv(big, c.dtype, c.border, std::max(3, o.reps / 2), &peer_error, &cpu);
+          peers[key] = {wall, cpu};
           if (!peer_error.empty()) std::printf("opencv %s: %s\n", key.c_str(), peer_error.substr(0, 200).c_str());
         }
-        row.peer_seconds = peers[key];
+        row.peer_seconds = peers[key][0];
+        row.peer_cpu = peers[key][1];
       }
 #endif
       std::fprintf(stderr, "%-12s %-13s %-24s %s C%d %-6s %9.1f us\n", row.op.c_str(), row.variant.c_str(),
@@ -1162,13 +1208,18 @@ int main(int argc, char** argv) {
                          .add("options", c.options(big.rx, big.ry)).add("dtype", row.dtype).add("channels", row.channels)
                          .add("border", row.border).add("size", row.size).add("seconds", row.seconds)
                          .add("gbs", row.gbs).add("pct_copy", row.pct_copy).add("opencv_seconds", row.peer_seconds)
+                         .add("cpu_seconds", row.cpu_seconds).add("opencv_cpu_seconds", row.peer_cpu)
                          .add("status", row.status).str());
       rows.push_back(row);
     }
 
     // Final compact table.
-    std::printf("\n%-12s %-13s %-22s %-3s %1s %-6s %-9s %9s %8s %6s %9s %7s\n", "op", "variant", "params", "T", "C",
-                "border", "size", "time_us", "GB/s", "%copy", "opencv_us", "x_ocv");
+    // On a CPU device two more columns: CPU microseconds per call (ours, OpenCV's) and their ratio, which
+    // stay meaningful when other processes load the machine.
+    const bool cpu_columns = !ctx.is_gpu;
+    std::printf("\n%-12s %-13s %-22s %-3s %1s %-6s %-9s %9s %8s %6s %9s %7s%s\n", "op", "variant", "params", "T", "C",
+                "border", "size", "time_us", "GB/s", "%copy", "opencv_us", "x_ocv",
+                cpu_columns ? "   cpu_us ocv_cpu_us x_ocv_cpu" : "");
     std::string last_group;
     for (const auto& r : rows) {
       const std::string group = r.op + r.dtype + std::to_string(r.channels);
@@ -1178,9 +1229,15 @@ int main(int argc, char** argv) {
       if (r.peer_seconds > 0) std::snprintf(peer, sizeof peer, "%.0f", r.peer_seconds * 1e6);
       if (r.peer_seconds > 0 && r.seconds > 0) std::snprintf(ratio, sizeof ratio, "%.2f", r.peer_seconds / r.seconds);
       if (r.seconds > 0) {
-        std::printf("%-12s %-13s %-22s %-3s %d %-6s %-9s %9.1f %8.1f %5.1f%% %9s %7s\n", r.op.c_str(), r.variant.c_str(),
+        char cpu[64] = "";
+        if (cpu_columns && r.cpu_seconds > 0 && r.peer_cpu > 0) {
+          std::snprintf(cpu, sizeof cpu, " %8.0f %10.0f %9.2f", r.cpu_seconds * 1e6, r.peer_cpu * 1e6, r.peer_cpu / r.cpu_seconds);
+        } else if (cpu_columns && r.cpu_seconds > 0) {
+          std::snprintf(cpu, sizeof cpu, " %8.0f %10s %9s", r.cpu_seconds * 1e6, "-", "-");
+        }
+        std::printf("%-12s %-13s %-22s %-3s %d %-6s %-9s %9.1f %8.1f %5.1f%% %9s %7s%s\n", r.op.c_str(), r.variant.c_str(),
                     r.params.c_str(), r.dtype.c_str(), r.channels, r.border.c_str(), r.size.c_str(), r.seconds * 1e6,
-                    r.gbs, r.pct_copy, peer, ratio);
+                    r.gbs, r.pct_copy, peer, ratio, cpu);
       } else {
         std::printf("%-12s %-13s %-22s %-3s %d %-6s %-9s FAILED: %.60s\n", r.op.c_str(), r.variant.c_str(),
                     r.params.c_str(), r.dtype.c_str(), r.channels, r.border.c_str(), r.size.c_str(), r.status.c_str());
