@@ -62,12 +62,16 @@
  *       it belongs to. global = (round_up(ceil(width * CHANNELS / VEC), lx),
  *       round_up(ceil(height / WPT_Y), ly)); local launch-only.
  *   convolve_separable_tiled(same arguments as convolve_separable_vector)  [only when RADIUS_X, RADIUS_Y >= 0]
- *       GPU form, fused: input tile plus halo into local memory (as in convolve_direct_tiled), the row pass
- *       into a second local tile of TILE_Y + 2ry rows, then the column pass from local memory into registers.
+ *       GPU form, fused: the row pass of TILE_Y + 2ry rows into a local tile, then the column pass from local
+ *       memory into registers, WPT_Y rows of one chunk per work-item. The row pass reads each work-item's
+ *       window (its chunk plus HALO elements on each side) straight from global memory with aligned vector
+ *       loads (USE_LOCAL_INPUT 0: overlapping windows hit the cache; half the local memory), or from an input
+ *       tile staged in local memory first as in convolve_direct_tiled (USE_LOCAL_INPUT 1).
  *       Geometry as convolve_direct_tiled.
  *   Local memory of the tiled kernels, in bytes, with HALO = ceil(RADIUS_X * CHANNELS / VEC) * VEC:
  *       direct:    4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + 2 * HALO + PAD)
- *       separable: that plus 4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + PAD)
+ *       separable: 4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + PAD), plus the direct figure when
+ *                  USE_LOCAL_INPUT is 1
  *
  * Macros (all optional):
  *   DTYPE     element type of src and dst: float or uchar. Default float.
@@ -81,6 +85,8 @@
  *   TILE_Y    tiled kernels: rows per work-group; a multiple of WPT_Y. Default 16.
  *   WPT_Y     rows per work-item (tiled kernels and convolve_separable_vector), >= 1. Default 4.
  *   PAD       tiled kernels: extra floats at the end of each local row, a multiple of VEC. Default 0.
+ *   USE_LOCAL_INPUT  convolve_separable_tiled: 1 stages the input tile in local memory, 0 reads the row-pass
+ *             windows from global memory. Default 0.
  * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
  */
 
@@ -113,6 +119,9 @@
 #endif
 #ifndef PAD
 #define PAD 0
+#endif
+#ifndef USE_LOCAL_INPUT
+#define USE_LOCAL_INPUT 0
 #endif
 
 #if BORDER < 0 || BORDER > 3
@@ -520,9 +529,11 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
     const int src_pitch, __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch,
     __constant float* restrict row_filter, __constant float* restrict col_filter, const int radius_x,
     const int radius_y) {
+#if USE_LOCAL_INPUT
   __local CONV_FVEC tile_storage[IN_H * IN_PITCH / VEC];
-  __local CONV_FVEC mid_storage[IN_H * MID_PITCH / VEC];
   __local float* tile = (__local float*)tile_storage;
+#endif
+  __local CONV_FVEC mid_storage[IN_H * MID_PITCH / VEC];
   __local float* mid = (__local float*)mid_storage;
   src += src_offset;
   dst += dst_offset;
@@ -533,15 +544,39 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
   const int row_e = width * CHANNELS;
   const bool interior = x0 * CHANNELS - HALO_E >= 0 && x0 * CHANNELS + TILE_E + HALO_E <= row_e &&
                         y0 - RADIUS_Y >= 0 && y0 + TILE_Y + RADIUS_Y <= height;
-  conv_load_tile(tile, src, src_pitch, width, height, x0, y0, interior, CONV_ALIGNED(src, src_pitch));
+  const bool src_aligned = CONV_ALIGNED(src, src_pitch);
+#if USE_LOCAL_INPUT
+  conv_load_tile(tile, src, src_pitch, width, height, x0, y0, interior, src_aligned);
   barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 
-  /* Row pass: every loaded row, this work-item's chunk. */
+  /* Row pass: every row of the tile plus its vertical halo, this work-item's chunk. The window of
+   * WINDOW elements starts HALO_E elements left of the chunk, at a chunk boundary. */
   for (int r = ly; r < IN_H; r += WG_Y) {
     float w[WINDOW];
+#if USE_LOCAL_INPUT
     __local const float* wp = tile + r * IN_PITCH + lx * VEC;
 #pragma unroll
     for (int j = 0; j < WINDOW / VEC; ++j) CONV_VSTORE(*(__local const CONV_FVEC*)(wp + j * VEC), j, w);
+#else
+    /* Straight from global memory: neighbouring work-items read overlapping windows, which the cache
+     * serves; local memory holds only the row-pass result. */
+    const int e_start = x0 * CHANNELS + lx * VEC - HALO_E;
+    if (interior) {
+      __global const DTYPE* wp = src + (long)(y0 - RADIUS_Y + r) * src_pitch + e_start;
+#pragma unroll
+      for (int j = 0; j < WINDOW / VEC; ++j) {
+        const CONV_FVEC v = src_aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)(wp + j * VEC))
+                                        : CONV_TO_FVEC(CONV_VLOAD(j, wp));
+        CONV_VSTORE(v, j, w);
+      }
+    } else {
+      const int yy = conv_row(y0 - RADIUS_Y + r, height);
+      __global const DTYPE* row = src + (long)max(yy, 0) * src_pitch;
+#pragma unroll
+      for (int j = 0; j < WINDOW; ++j) w[j] = yy < 0 ? 0.0f : conv_load_element(row, width, e_start + j);
+    }
+#endif
     float a[VEC];
 #pragma unroll
     for (int v = 0; v < VEC; ++v) a[v] = 0.0f;

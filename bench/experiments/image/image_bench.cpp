@@ -72,6 +72,7 @@ struct Config {
   int vec = 4, wpt = 1, tile_x = 32, tile_y = 16, wpt_y = 4, pad = 0;
   std::size_t lx = 16, ly = 4;  // launch-only local size of the non-tiled kernels
   bool fixed_radius = false;    // RADIUS_X/RADIUS_Y as build macros (always for the tiled kernels)
+  bool local_input = false;     // USE_LOCAL_INPUT of convolve_separable_tiled
 
   int elem_size() const { return dtype == "uchar" ? 1 : 4; }
   std::string family() const { return is_gray(variant) ? "color" : "convolve"; }
@@ -95,6 +96,7 @@ struct Config {
         d["TILE_Y"] = tile_y;
         d["PAD"] = pad;
       }
+      if (is_tiled(variant)) d["USE_LOCAL_INPUT"] = local_input ? 1 : 0;  // direct_tiled ignores it
       if (is_tiled(variant) || fixed_radius) {
         d["RADIUS_X"] = rx;
         d["RADIUS_Y"] = ry;
@@ -124,7 +126,8 @@ struct Config {
         break;
       case Variant::DirectTiled:
       case Variant::SepTiled:
-        std::snprintf(buf, sizeof buf, "t%dx%d wy%d v%d p%d", tile_x, tile_y, wpt_y, vec, pad);
+        std::snprintf(buf, sizeof buf, "t%dx%d wy%d v%d p%d%s", tile_x, tile_y, wpt_y, vec, pad,
+                      local_input ? " L" : "");
         break;
     }
     return buf;
@@ -138,7 +141,8 @@ struct Config {
       if (pad % vec != 0) return "PAD % VEC";
       const long halo = (static_cast<long>(rx) * channels + vec - 1) / vec * vec;
       const long rows = tile_y + 2L * ry;
-      long floats = rows * (tile_x * channels + 2 * halo + pad);
+      long floats = 0;
+      if (variant == Variant::DirectTiled || local_input) floats += rows * (tile_x * channels + 2 * halo + pad);
       if (variant == Variant::SepTiled) floats += rows * (tile_x * channels + pad);
       if (static_cast<std::size_t>(floats) * 4 > ctx.local_mem) return "local memory";
     }
@@ -808,6 +812,10 @@ Config tile(Config c, int tx, int ty, int wpty, int v, int pad = 0) {
   return c;
 }
 
+Config local_input(Config c) {
+  c.local_input = true;
+  return c;
+}
 Config fixed(Config c) {
   c.fixed_radius = true;
   return c;
@@ -876,12 +884,15 @@ std::vector<Case> verification_matrix(const std::string& preset, std::mt19937_64
         const Config tiled_direct = tile(make(Variant::DirectTiled, dtype, channels, border), quick ? 8 : 16, quick ? 4 : 8, 2, 4, 4);
         Config tiled_sep = tiled_direct;
         tiled_sep.variant = Variant::SepTiled;
+        Config tiled_sep_local = tiled_sep;
+        tiled_sep_local.local_input = true;
         for (auto [rx, ry] : tiled_filters) {
           int n = 0;
           for (auto [w, h] : shapes) {
             const Layout layout = (n++ % 2 == 0) ? Layout::Aligned : Layout::Ragged;
             cases.push_back({tiled_direct, filter2d_problem(w, h, channels, rx, ry, layout, rng)});
             cases.push_back({tiled_sep, separable_problem(w, h, channels, rx, ry, layout, rng)});
+            cases.push_back({tiled_sep_local, separable_problem(w, h, channels, rx, ry, layout, rng)});
           }
         }
       }
@@ -939,9 +950,11 @@ std::vector<TimedCase> timing_list(const Options& o) {
   if (gpu) {
     for (auto t : {std::array<int, 5>{64, 32, 4, 4, 0}, {128, 32, 4, 4, 0}, {128, 32, 8, 4, 0}, {128, 64, 8, 4, 0},
                    {64, 64, 8, 4, 0}, {256, 32, 8, 4, 0}, {128, 16, 2, 4, 0}, {256, 16, 4, 4, 0}, {128, 32, 4, 2, 0},
-                   {64, 32, 4, 8, 0}, {128, 32, 4, 4, 4}}) {
+                   {64, 32, 4, 8, 0}, {64, 128, 16, 4, 0}, {128, 32, 4, 4, 4}}) {
       add(tile(st, t[0], t[1], t[2], t[3], t[4]), g9);
     }
+    add(local_input(tile(st, 64, 32, 4, 4)), g9);
+    add(local_input(tile(st, 128, 32, 4, 4)), g9);
     for (Border b : {Border::Zero, Border::Clamp, Border::Wrap}) {
       Config c = tile(st, 128, 32, 4, 4);
       c.border = b;
@@ -952,9 +965,11 @@ std::vector<TimedCase> timing_list(const Options& o) {
     add(local(vec(tp, 4), 64, 4), g9);
     add(local(vec(sv, 4, 8), 64, 4), g9);
     add(local(dn, 32, 8), g9);
-    for (auto t : {std::array<int, 4>{128, 32, 4, 4}, {128, 64, 8, 4}, {64, 32, 4, 4}, {256, 32, 8, 4}, {128, 16, 4, 4}}) {
+    for (auto t : {std::array<int, 4>{128, 32, 4, 4}, {128, 64, 8, 4}, {64, 32, 4, 4}, {256, 32, 8, 4}, {128, 16, 4, 4},
+                   {64, 64, 8, 4}}) {
       add(tile(st, t[0], t[1], t[2], t[3]), b5);
     }
+    add(local_input(tile(st, 128, 32, 4, 4)), b5);
     for (auto t : {std::array<int, 4>{128, 32, 4, 4}, {128, 16, 4, 4}, {64, 32, 8, 4}}) add(tile(dt, t[0], t[1], t[2], t[3]), b5);
     add(local(vec(tp, 4), 64, 4), b5);
     add(local(vec(sv, 4, 8), 64, 4), b5);
@@ -970,6 +985,7 @@ std::vector<TimedCase> timing_list(const Options& o) {
     add(fixed(local(vec(dv, 16), 8, 1)), g9);
     add(tile(st, 64, 16, 4, 8), g9);
     add(tile(st, 128, 32, 8, 16), g9);
+    add(local_input(tile(st, 128, 32, 8, 16)), g9);
     add(local(dn, 64, 1), g9);
     for (Border b : {Border::Zero, Border::Clamp, Border::Wrap}) {
       Config c = local(vec(sv, 16, 4), 8, 1);
