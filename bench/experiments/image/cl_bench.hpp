@@ -10,8 +10,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <atomic>
 #include <map>
+#include <mutex>
+#include <set>
 #include <sstream>
+#include <thread>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -117,6 +121,52 @@ class ProgramCache {
     total_build_s_ += seconds;
     ++builds_;
     return &programs_.emplace(key, std::move(program)).first->second;
+  }
+
+  // Builds many programs at once on `threads` host threads (clBuildProgram is thread-safe; a GPU driver's
+  // compiler is mostly serial per call, so this divides the compile time of a sweep).
+  void prebuild(const std::set<std::pair<std::string, std::string>>& items, unsigned threads) {
+    std::vector<std::pair<std::string, std::string>> todo;
+    for (const auto& item : items) {
+      const std::string key = item.first + "|" + item.second;
+      if (programs_.count(key) == 0 && failed_.count(key) == 0) todo.push_back(item);
+    }
+    for (const auto& item : todo) {
+      if (sources_[item.first].empty()) {
+        sources_[item.first] = read_text(dir_ + "/common.clh") + "\n" + read_text(dir_ + "/" + item.first + ".cl");
+      }
+    }
+    std::atomic<std::size_t> next{0};
+    std::mutex mutex;
+    const auto start = std::chrono::steady_clock::now();
+    auto work = [&]() {
+      for (std::size_t i = next++; i < todo.size(); i = next++) {
+        const auto& [family, options] = todo[i];
+        const std::string key = family + "|" + options;
+        try {
+          cl::Program program(ctx_.context, sources_.at(family));
+          try {
+            program.build({ctx_.device}, ("-cl-std=CL1.2 " + options).c_str());
+            std::lock_guard<std::mutex> lock(mutex);
+            programs_.emplace(key, std::move(program));
+            ++builds_;
+          } catch (const cl::Error&) {
+            std::string log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(ctx_.device);
+            if (log.size() > 1500) log = log.substr(0, 1500) + "...";
+            std::lock_guard<std::mutex> lock(mutex);
+            failed_[key] = "build failed (" + options + "): " + log;
+          }
+        } catch (const cl::Error& e) {
+          std::lock_guard<std::mutex> lock(mutex);
+          failed_[key] = "program creation failed (" + options + "): error " + std::to_string(e.err());
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    total_build_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
   cl::Kernel kernel(const std::string& family, const std::string& options, const std::string& name,
