@@ -2,7 +2,8 @@
  *
  * out(x, y, c) = sum_{dy, dx} f(dy, dx) * in(x + dx - rx, y + dy - ry, c), dx in 0..2rx, dy in 0..2ry
  * This is correlation, as OpenCV's filter2D computes it (flip the filter for a true convolution). The filter
- * is (2ry + 1) x (2rx + 1) floats, row-major, in __constant memory. Separable filters use a row filter of
+ * is (2ry + 1) x (2rx + 1) floats, row-major, in __constant memory (the host checks it fits in
+ * CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: 64 KiB allows 127 x 127). Separable filters use a row filter of
  * 2rx + 1 taps and a column filter of 2ry + 1 taps; the result equals the direct filter f(dy, dx) =
  * col(dy) * row(dx) under every border rule, because each rule maps x and y independently.
  * Images have CHANNELS interleaved channels (1 or 3); every channel is filtered alike. Kernels work on

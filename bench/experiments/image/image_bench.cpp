@@ -984,6 +984,7 @@ std::vector<TimedCase> timing_list(const Options& o) {
     add(local(vec(tp, 16), 8, 1), g9);
     add(local(vec(dv, 16), 8, 1), g9);
     add(fixed(local(vec(sv, 16, 8), 8, 1)), g9);
+    add(fixed(local(vec(sv, 16, 16), 8, 1)), g9);
     add(fixed(local(vec(tp, 16), 8, 1)), g9);
     add(fixed(local(vec(dv, 16), 8, 1)), g9);
     add(tile(st, 64, 16, 4, 8), g9);
@@ -991,13 +992,15 @@ std::vector<TimedCase> timing_list(const Options& o) {
     add(local_input(tile(st, 128, 32, 8, 16)), g9);
     add(local(dn, 64, 1), g9);
     for (Border b : {Border::Zero, Border::Clamp, Border::Wrap}) {
-      Config c = local(vec(sv, 16, 4), 8, 1);
-      c.border = b;
-      add(c, g9);
+      for (Config c : {local(vec(sv, 16, 8), 8, 1), fixed(local(vec(tp, 16), 8, 1))}) {
+        c.border = b;
+        add(c, g9);
+      }
     }
     add(local(vec(sv, 16, 4), 8, 1), b5);
     add(local(vec(sv, 16, 8), 8, 1), b5);
     add(local(vec(tp, 16), 8, 1), b5);
+    add(fixed(local(vec(tp, 16), 8, 1)), b5);
     add(local(vec(dv, 16), 8, 1), b5);
     add(tile(dt, 128, 32, 8, 16), b5);
     add(tile(st, 128, 32, 8, 16), b5);
@@ -1018,11 +1021,14 @@ std::vector<TimedCase> timing_list(const Options& o) {
     add(tile(st_fc3, 64, 16, 4, 4), g9c3);
     add(tile(st_u8c3, 64, 32, 4, 4), b5c3);
   } else {
-    add(local(vec(make(Variant::SepVector, "uchar", 1, M), 16, 4), 8, 1), g9);
-    add(local(vec(make(Variant::TwoPass, "uchar", 1, M), 16), 8, 1), g9);
-    add(local(vec(make(Variant::SepVector, "uchar", 3, M), 16, 4), 8, 1), g9c3);
-    add(local(vec(make(Variant::SepVector, "float", 3, M), 16, 4), 8, 1), g9c3);
-    add(local(vec(make(Variant::SepVector, "uchar", 3, M), 16, 4), 8, 1), b5c3);
+    add(local(vec(make(Variant::SepVector, "uchar", 1, M), 16, 8), 8, 1), g9);
+    add(fixed(local(vec(make(Variant::TwoPass, "uchar", 1, M), 16), 8, 1)), g9);
+    add(local(vec(make(Variant::SepVector, "uchar", 3, M), 16, 8), 8, 1), g9c3);
+    add(fixed(local(vec(make(Variant::TwoPass, "uchar", 3, M), 16), 8, 1)), g9c3);
+    add(local(vec(make(Variant::SepVector, "float", 3, M), 16, 8), 8, 1), g9c3);
+    add(fixed(local(vec(make(Variant::TwoPass, "float", 3, M), 16), 8, 1)), g9c3);
+    add(local(vec(make(Variant::SepVector, "uchar", 3, M), 16, 8), 8, 1), b5c3);
+    add(fixed(local(vec(make(Variant::TwoPass, "uchar", 3, M), 16), 8, 1)), b5c3);
   }
 
   // filter2D (a caller's filter): 5 x 5 and 15 x 15.
@@ -1046,7 +1052,7 @@ std::vector<TimedCase> timing_list(const Options& o) {
     add(local(dn, 64, 1), f5);
     add(tile(dt, 128, 32, 8, 16), f5);
     add(local(vec(dv, 16), 8, 1), f15);
-    add(local(vec(make(Variant::DirectVector, "uchar", 1, M), 16), 8, 1), f5);
+    add(fixed(local(vec(make(Variant::DirectVector, "uchar", 1, M), 16), 8, 1)), f5);
   }
   return list;
 }
@@ -1139,6 +1145,16 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> json;
   int failures = 0;
+  // Rewritten after the matrix and after every timed configuration, so a run cut short keeps its results.
+  auto write_json = [&](bool complete) {
+    if (o.json_path.empty()) return;
+    std::ofstream out(o.json_path);
+    out << "{\"device\": \"" << bench::json_escape(ctx.device_name) << "\", \"platform\": \""
+        << bench::json_escape(ctx.platform_name) << "\", \"preset\": \"" << o.preset << "\", \"seed\": " << seed
+        << ", \"complete\": " << (complete ? "true" : "false") << ", \"results\": [\n";
+    for (std::size_t i = 0; i < json.size(); ++i) out << "  " << json[i] << (i + 1 < json.size() ? ",\n" : "\n");
+    out << "]}\n";
+  };
 
   // 0. Compile every program the run needs, on several host threads.
   std::vector<Case> cases;
@@ -1151,10 +1167,19 @@ int main(int argc, char** argv) {
       }
     }
     for (const auto& [c, p] : timed) programs.insert({c.family(), c.options(p.rx, p.ry)});
+    programs.insert({"color", ""});  // every file must compile with no options at all
+    programs.insert({"convolve", ""});
     const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
     cache.prebuild(programs, threads);
     std::printf("compiled %d programs on %u threads in %.1f s (%zu failed)\n", cache.builds(), threads,
                 cache.total_build_seconds(), programs.size() - static_cast<std::size_t>(cache.builds()));
+    for (const char* family : {"color", "convolve"}) {
+      std::string error;
+      if (cache.get(family, "", &error, nullptr) == nullptr) {
+        ++failures;
+        std::printf("FAIL %s.cl does not compile without options: %s\n", family, error.c_str());
+      }
+    }
     std::fflush(stdout);
   }
 
@@ -1174,6 +1199,7 @@ int main(int argc, char** argv) {
       json.push_back(bench::JsonRecord().add("kind", "verify").add("case", describe(c, p)).add("ok", error.empty()).add("error", error).str());
     }
     failures += failed;
+    write_json(false);
     std::printf("verification matrix: %d passed, %d failed (%.1f s since start)\n", passed, failed,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count());
     std::fflush(stdout);
@@ -1251,6 +1277,7 @@ int main(int argc, char** argv) {
                          .add("cpu_seconds", row.cpu_seconds).add("opencv_cpu_seconds", row.peer_cpu)
                          .add("status", row.status).str());
       rows.push_back(row);
+      write_json(false);
     }
 
     // Final compact table.
@@ -1296,13 +1323,6 @@ int main(int argc, char** argv) {
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   std::printf("done in %.1f s (%d programs, %.1f s compiling); %d failure(s)\n", total, cache.builds(),
               cache.total_build_seconds(), failures);
-  if (!o.json_path.empty()) {
-    std::ofstream out(o.json_path);
-    out << "{\"device\": \"" << bench::json_escape(ctx.device_name) << "\", \"platform\": \""
-        << bench::json_escape(ctx.platform_name) << "\", \"preset\": \"" << o.preset << "\", \"seed\": " << seed
-        << ", \"results\": [\n";
-    for (std::size_t i = 0; i < json.size(); ++i) out << "  " << json[i] << (i + 1 < json.size() ? ",\n" : "\n");
-    out << "]}\n";
-  }
+  write_json(true);
   return failures == 0 ? 0 : 1;
 }
