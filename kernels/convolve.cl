@@ -451,12 +451,17 @@ inline void conv_load_tile(__local float* tile, __global const DTYPE* src, const
   const int e_start = x0 * CHANNELS - HALO_E;
   const int y_start = y0 - RADIUS_Y;
   if (interior) {
-    for (int i = lid; i < IN_H * (IN_W / VEC); i += WG_X * WG_Y) {
-      const int r = i / (IN_W / VEC);
-      const int c = (i - r * (IN_W / VEC)) * VEC;
-      __global const DTYPE* p = src + (long)(y_start + r) * src_pitch + e_start + c;
-      const CONV_FVEC v = aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)p) : CONV_TO_FVEC(CONV_VLOAD(0, p));
-      *(__local CONV_FVEC*)(tile + r * IN_PITCH + c) = v;
+    /* A constant trip count, unrolled, so that every load of a work-item is in flight at once. */
+#pragma unroll
+    for (int k = 0; k < (IN_H * (IN_W / VEC) + WG_X * WG_Y - 1) / (WG_X * WG_Y); ++k) {
+      const int i = lid + k * WG_X * WG_Y;
+      if (i < IN_H * (IN_W / VEC)) {
+        const int r = i / (IN_W / VEC);
+        const int c = (i - r * (IN_W / VEC)) * VEC;
+        __global const DTYPE* p = src + (long)(y_start + r) * src_pitch + e_start + c;
+        const CONV_FVEC v = aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)p) : CONV_TO_FVEC(CONV_VLOAD(0, p));
+        *(__local CONV_FVEC*)(tile + r * IN_PITCH + c) = v;
+      }
     }
   } else {
     for (int i = lid; i < IN_H * IN_W; i += WG_X * WG_Y) {
@@ -553,41 +558,45 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
 
   /* Row pass: every row of the tile plus its vertical halo, this work-item's chunk. The window of
    * WINDOW elements starts HALO_E elements left of the chunk, at a chunk boundary. */
-  for (int r = ly; r < IN_H; r += WG_Y) {
-    float w[WINDOW];
+#pragma unroll
+  for (int k = 0; k < (IN_H + WG_Y - 1) / WG_Y; ++k) {
+    const int r = ly + k * WG_Y; /* constant trip count, unrolled: all window loads in flight together */
+    if (r < IN_H) {
+      float w[WINDOW];
 #if USE_LOCAL_INPUT
-    __local const float* wp = tile + r * IN_PITCH + lx * VEC;
+      __local const float* wp = tile + r * IN_PITCH + lx * VEC;
 #pragma unroll
-    for (int j = 0; j < WINDOW / VEC; ++j) CONV_VSTORE(*(__local const CONV_FVEC*)(wp + j * VEC), j, w);
+      for (int j = 0; j < WINDOW / VEC; ++j) CONV_VSTORE(*(__local const CONV_FVEC*)(wp + j * VEC), j, w);
 #else
-    /* Straight from global memory: neighbouring work-items read overlapping windows, which the cache
-     * serves; local memory holds only the row-pass result. */
-    const int e_start = x0 * CHANNELS + lx * VEC - HALO_E;
-    if (interior) {
-      __global const DTYPE* wp = src + (long)(y0 - RADIUS_Y + r) * src_pitch + e_start;
+      /* Straight from global memory: neighbouring work-items read overlapping windows, which the cache
+       * serves; local memory holds only the row-pass result. */
+      const int e_start = x0 * CHANNELS + lx * VEC - HALO_E;
+      if (interior) {
+        __global const DTYPE* wp = src + (long)(y0 - RADIUS_Y + r) * src_pitch + e_start;
 #pragma unroll
-      for (int j = 0; j < WINDOW / VEC; ++j) {
-        const CONV_FVEC v = src_aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)(wp + j * VEC))
-                                        : CONV_TO_FVEC(CONV_VLOAD(j, wp));
-        CONV_VSTORE(v, j, w);
+        for (int j = 0; j < WINDOW / VEC; ++j) {
+          const CONV_FVEC v = src_aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)(wp + j * VEC))
+                                          : CONV_TO_FVEC(CONV_VLOAD(j, wp));
+          CONV_VSTORE(v, j, w);
+        }
+      } else {
+        const int yy = conv_row(y0 - RADIUS_Y + r, height);
+        __global const DTYPE* row = src + (long)max(yy, 0) * src_pitch;
+#pragma unroll
+        for (int j = 0; j < WINDOW; ++j) w[j] = yy < 0 ? 0.0f : conv_load_element(row, width, e_start + j);
       }
-    } else {
-      const int yy = conv_row(y0 - RADIUS_Y + r, height);
-      __global const DTYPE* row = src + (long)max(yy, 0) * src_pitch;
-#pragma unroll
-      for (int j = 0; j < WINDOW; ++j) w[j] = yy < 0 ? 0.0f : conv_load_element(row, width, e_start + j);
-    }
 #endif
-    float a[VEC];
+      float a[VEC];
 #pragma unroll
-    for (int v = 0; v < VEC; ++v) a[v] = 0.0f;
+      for (int v = 0; v < VEC; ++v) a[v] = 0.0f;
 #pragma unroll
-    for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) {
-      const float c = row_filter[dx];
+      for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) {
+        const float c = row_filter[dx];
 #pragma unroll
-      for (int v = 0; v < VEC; ++v) a[v] += c * w[HALO_E + (dx - RADIUS_X) * CHANNELS + v];
+        for (int v = 0; v < VEC; ++v) a[v] += c * w[HALO_E + (dx - RADIUS_X) * CHANNELS + v];
+      }
+      *(__local CONV_FVEC*)(mid + r * MID_PITCH + lx * VEC) = CONV_VLOAD(0, a);
     }
-    *(__local CONV_FVEC*)(mid + r * MID_PITCH + lx * VEC) = CONV_VLOAD(0, a);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 

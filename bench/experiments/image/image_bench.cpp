@@ -3,8 +3,9 @@
 //
 //   image_bench --kernels <dir with common.clh, color.cl, convolve.cl> [--preset gpu|cpu|quick]
 //               [--json results.json] [--size WxH] [--gray-size WxH] [--reps N] [--only TEXT]
-//               [--no-matrix] [--no-timing] [--no-opencv] [--list]
+//               [--no-matrix] [--no-timing] [--no-opencv] [--list] [--limits LOCAL_BYTES,MAX_WG]
 //
+// 0. Every program the run needs is compiled first, on up to 8 host threads; both .cl files also alone.
 // 1. Verification matrix: every variant x {float, uchar} x {1, 3 channels} x {Zero, Clamp, Mirror, Wrap} on
 //    tiny, odd and ragged images (1x1, 3x2, 2x3, ... 133x71), radius 0, non-square filters, filters larger
 //    than the image (15x15 and 31x31 on 3x2), pitches larger than the row and element offsets, against the
@@ -15,6 +16,11 @@
 //    enough buffers to exceed the last-level cache. The device copy bandwidth (clEnqueueCopyBuffer) is
 //    measured in the same run and OpenCV's CPU functions are timed as the peer (when built with OpenCV).
 // Device: TILECL_PLATFORM / TILECL_DEVICE (index or name substring; default the first).
+// Output: progress on stderr, the compact table on stdout, everything in --json (rewritten as it goes).
+// On a CPU device the table adds CPU time per call (ours and OpenCV's), robust to other load.
+// --limits pretends the device has less local memory / a smaller work-group limit (e.g. 49152,1024 checks
+// on PoCL that the GPU list fits an H200). TILECL_BENCH_VERBOSE=1 prints each verification case first;
+// TILECL_BENCH_THREADS sets the number of compile threads.
 #include "cl_bench.hpp"
 
 #include "../../../tests/reference/image_reference.hpp"
@@ -1169,7 +1175,10 @@ int main(int argc, char** argv) {
     for (const auto& [c, p] : timed) programs.insert({c.family(), c.options(p.rx, p.ry)});
     programs.insert({"color", ""});  // every file must compile with no options at all
     programs.insert({"convolve", ""});
-    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    // Oclgrind's compiler is not thread-safe (it crashes on concurrent builds): one thread there.
+    unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    if (ctx.platform_name.find("Oclgrind") != std::string::npos) threads = 1;
+    if (const char* env = std::getenv("TILECL_BENCH_THREADS")) threads = std::max(1, std::atoi(env));
     cache.prebuild(programs, threads);
     std::printf("compiled %d programs on %u threads in %.1f s (%zu failed)\n", cache.builds(), threads,
                 cache.total_build_seconds(), programs.size() - static_cast<std::size_t>(cache.builds()));
