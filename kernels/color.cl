@@ -102,9 +102,8 @@ inline DTYPE color_gray_pixel(__global const DTYPE* p, const float wr, const flo
   return COLOR_TO_DTYPE(wr * (float)p[0] + wg * (float)p[1] + wb * (float)p[2]);
 }
 
-__kernel void color_rgb_to_gray_naive(const int width, const int height,
-                                      __global const DTYPE* restrict src, const ulong src_offset,
-                                      const int src_pitch, __global DTYPE* restrict dst,
+__kernel void color_rgb_to_gray_naive(const int width, const int height, __global const DTYPE* restrict src,
+                                      const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                       const ulong dst_offset, const int dst_pitch, const float weight_r,
                                       const float weight_g, const float weight_b) {
   const int x = get_global_id(0);
@@ -112,13 +111,11 @@ __kernel void color_rgb_to_gray_naive(const int width, const int height,
   if (x >= width || y >= height) return;
   src += src_offset;
   dst += dst_offset;
-  dst[(long)y * dst_pitch + x] =
-      color_gray_pixel(src + (long)y * src_pitch + 3 * x, weight_r, weight_g, weight_b);
+  dst[(long)y * dst_pitch + x] = color_gray_pixel(src + (long)y * src_pitch + 3 * x, weight_r, weight_g, weight_b);
 }
 
-__kernel void color_rgb_to_gray_vector(const int width, const int height,
-                                       __global const DTYPE* restrict src, const ulong src_offset,
-                                       const int src_pitch, __global DTYPE* restrict dst,
+__kernel void color_rgb_to_gray_vector(const int width, const int height, __global const DTYPE* restrict src,
+                                       const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                        const ulong dst_offset, const int dst_pitch, const float weight_r,
                                        const float weight_g, const float weight_b) {
   const int x0 = get_global_id(0) * VEC;
@@ -128,8 +125,8 @@ __kernel void color_rgb_to_gray_vector(const int width, const int height,
   dst += dst_offset;
   /* Row starts and chunk starts (3 * x0 and x0 elements) keep the base alignment when the pitches are
    * multiples of VEC, so one test of the base pointers decides for every row. */
-  const bool aligned = ((((uintptr_t)src | (uintptr_t)dst) % (VEC * sizeof(DTYPE))) == 0) &&
-                       (src_pitch % VEC) == 0 && (dst_pitch % VEC) == 0;
+  const bool aligned = ((((uintptr_t)src | (uintptr_t)dst) % (VEC * sizeof(DTYPE))) == 0) && (src_pitch % VEC) == 0 &&
+                       (dst_pitch % VEC) == 0;
 #pragma unroll
   for (int r = 0; r < WPT; ++r) {
     const int y = y0 + r;

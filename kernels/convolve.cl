@@ -157,8 +157,7 @@
 #endif
 
 /* True when pointer p and every row start p + k * pitch are aligned for a whole chunk of *p's type. */
-#define CONV_ALIGNED(p, pitch) \
-  (((uintptr_t)(p) % (VEC * sizeof(*(p)))) == 0 && ((pitch) % VEC) == 0)
+#define CONV_ALIGNED(p, pitch) (((uintptr_t)(p) % (VEC * sizeof(*(p)))) == 0 && ((pitch) % VEC) == 0)
 
 /* Radii: the build-time value when given, else the kernel argument. */
 #if RADIUS_X >= 0
@@ -284,9 +283,8 @@ CONV_FVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0
 
 __kernel void convolve_direct_naive(const int width, const int height, __global const DTYPE* restrict src,
                                     const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
-                                    const ulong dst_offset, const int dst_pitch,
-                                    __constant float* restrict filter, const int radius_x,
-                                    const int radius_y) {
+                                    const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
+                                    const int radius_x, const int radius_y) {
   const int x = get_global_id(0);
   const int y = get_global_id(1);
   if (x >= width || y >= height) return;
@@ -320,9 +318,8 @@ __kernel void convolve_direct_naive(const int width, const int height, __global 
 }
 
 __kernel void convolve_direct_vector(const int width, const int height, __global const DTYPE* restrict src,
-                                     const ulong src_offset, const int src_pitch,
-                                     __global DTYPE* restrict dst, const ulong dst_offset,
-                                     const int dst_pitch, __constant float* restrict filter,
+                                     const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
+                                     const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
                                      const int radius_x, const int radius_y) {
   const int row_e = width * CHANNELS;
   const int e0 = get_global_id(0) * VEC;
@@ -347,9 +344,8 @@ __kernel void convolve_direct_vector(const int width, const int height, __global
  * ------------------------------------------------------------------------------------------------------- */
 
 __kernel void convolve_rows_vector(const int width, const int height, __global const DTYPE* restrict src,
-                                   const ulong src_offset, const int src_pitch,
-                                   __global float* restrict work, const int work_pitch,
-                                   __constant float* restrict row_filter, const int radius_x) {
+                                   const ulong src_offset, const int src_pitch, __global float* restrict work,
+                                   const int work_pitch, __constant float* restrict row_filter, const int radius_x) {
   const int row_e = width * CHANNELS;
   const int e0 = get_global_id(0) * VEC;
   const int y = get_global_id(1);
@@ -362,9 +358,8 @@ __kernel void convolve_rows_vector(const int width, const int height, __global c
 }
 
 __kernel void convolve_cols_vector(const int width, const int height, __global const float* restrict work,
-                                   const int work_pitch, __global DTYPE* restrict dst,
-                                   const ulong dst_offset, const int dst_pitch,
-                                   __constant float* restrict col_filter, const int radius_y) {
+                                   const int work_pitch, __global DTYPE* restrict dst, const ulong dst_offset,
+                                   const int dst_pitch, __constant float* restrict col_filter, const int radius_y) {
   const int row_e = width * CHANNELS;
   const int e0 = get_global_id(0) * VEC;
   const int y = get_global_id(1);
@@ -381,13 +376,11 @@ __kernel void convolve_cols_vector(const int width, const int height, __global c
   conv_store_dtype(dst + (long)y * dst_pitch + e0, acc, row_e - e0, CONV_ALIGNED(dst, dst_pitch));
 }
 
-__kernel void convolve_separable_vector(const int width, const int height,
-                                        __global const DTYPE* restrict src, const ulong src_offset,
-                                        const int src_pitch, __global DTYPE* restrict dst,
+__kernel void convolve_separable_vector(const int width, const int height, __global const DTYPE* restrict src,
+                                        const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                         const ulong dst_offset, const int dst_pitch,
-                                        __constant float* restrict row_filter,
-                                        __constant float* restrict col_filter, const int radius_x,
-                                        const int radius_y) {
+                                        __constant float* restrict row_filter, __constant float* restrict col_filter,
+                                        const int radius_x, const int radius_y) {
   const int row_e = width * CHANNELS;
   const int e0 = get_global_id(0) * VEC;
   const int y0 = get_global_id(1) * WPT_Y;
@@ -422,10 +415,10 @@ __kernel void convolve_separable_vector(const int width, const int height,
  * ------------------------------------------------------------------------------------------------------- */
 #if RADIUS_X >= 0 && RADIUS_Y >= 0
 
-#define TILE_E (TILE_X * CHANNELS)                                      /* tile width in elements */
-#define HALO_E (((RADIUS_X * CHANNELS + VEC - 1) / VEC) * VEC)          /* loaded halo each side */
-#define IN_W (TILE_E + 2 * HALO_E)                                      /* loaded row, elements */
-#define IN_H (TILE_Y + 2 * RADIUS_Y)                                    /* loaded rows */
+#define TILE_E (TILE_X * CHANNELS)                             /* tile width in elements */
+#define HALO_E (((RADIUS_X * CHANNELS + VEC - 1) / VEC) * VEC) /* loaded halo each side */
+#define IN_W (TILE_E + 2 * HALO_E)                             /* loaded row, elements */
+#define IN_H (TILE_Y + 2 * RADIUS_Y)                           /* loaded rows */
 #define IN_PITCH (IN_W + PAD)
 #define MID_PITCH (TILE_E + PAD)
 #define WG_X (TILE_E / VEC)
@@ -444,9 +437,8 @@ __kernel void convolve_separable_vector(const int width, const int height,
 
 /* Copies the input tile (rows y0 - RADIUS_Y .., elements x0 * CHANNELS - HALO_E ..) into local memory as
  * float. interior: the whole loaded region lies inside the image. aligned: src chunks are aligned. */
-inline void conv_load_tile(__local float* tile, __global const DTYPE* src, const int src_pitch,
-                           const int width, const int height, const int x0, const int y0,
-                           const bool interior, const bool aligned) {
+inline void conv_load_tile(__local float* tile, __global const DTYPE* src, const int src_pitch, const int width,
+                           const int height, const int x0, const int y0, const bool interior, const bool aligned) {
   const int lid = get_local_id(1) * WG_X + get_local_id(0);
   const int e_start = x0 * CHANNELS - HALO_E;
   const int y_start = y0 - RADIUS_Y;
@@ -474,9 +466,9 @@ inline void conv_load_tile(__local float* tile, __global const DTYPE* src, const
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_direct_tiled(
-    const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset,
-    const int src_pitch, __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch,
-    __constant float* restrict filter, const int radius_x, const int radius_y) {
+    const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset, const int src_pitch,
+    __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
+    const int radius_x, const int radius_y) {
   __local CONV_FVEC tile_storage[IN_H * IN_PITCH / VEC];
   __local float* tile = (__local float*)tile_storage;
   src += src_offset;
@@ -486,8 +478,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_dire
   const int x0 = get_group_id(0) * TILE_X;
   const int y0 = get_group_id(1) * TILE_Y;
   const int row_e = width * CHANNELS;
-  const bool interior = x0 * CHANNELS - HALO_E >= 0 && x0 * CHANNELS + TILE_E + HALO_E <= row_e &&
-                        y0 - RADIUS_Y >= 0 && y0 + TILE_Y + RADIUS_Y <= height;
+  const bool interior = x0 * CHANNELS - HALO_E >= 0 && x0 * CHANNELS + TILE_E + HALO_E <= row_e && y0 - RADIUS_Y >= 0 &&
+                        y0 + TILE_Y + RADIUS_Y <= height;
   conv_load_tile(tile, src, src_pitch, width, height, x0, y0, interior, CONV_ALIGNED(src, src_pitch));
   barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -531,10 +523,9 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_dire
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_separable_tiled(
-    const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset,
-    const int src_pitch, __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch,
-    __constant float* restrict row_filter, __constant float* restrict col_filter, const int radius_x,
-    const int radius_y) {
+    const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset, const int src_pitch,
+    __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch, __constant float* restrict row_filter,
+    __constant float* restrict col_filter, const int radius_x, const int radius_y) {
 #if USE_LOCAL_INPUT
   __local CONV_FVEC tile_storage[IN_H * IN_PITCH / VEC];
   __local float* tile = (__local float*)tile_storage;
@@ -548,8 +539,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
   const int x0 = get_group_id(0) * TILE_X;
   const int y0 = get_group_id(1) * TILE_Y;
   const int row_e = width * CHANNELS;
-  const bool interior = x0 * CHANNELS - HALO_E >= 0 && x0 * CHANNELS + TILE_E + HALO_E <= row_e &&
-                        y0 - RADIUS_Y >= 0 && y0 + TILE_Y + RADIUS_Y <= height;
+  const bool interior = x0 * CHANNELS - HALO_E >= 0 && x0 * CHANNELS + TILE_E + HALO_E <= row_e && y0 - RADIUS_Y >= 0 &&
+                        y0 + TILE_Y + RADIUS_Y <= height;
   const bool src_aligned = CONV_ALIGNED(src, src_pitch);
 #if USE_LOCAL_INPUT
   conv_load_tile(tile, src, src_pitch, width, height, x0, y0, interior, src_aligned);
@@ -575,8 +566,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
         __global const DTYPE* wp = src + (long)(y0 - RADIUS_Y + r) * src_pitch + e_start;
 #pragma unroll
         for (int j = 0; j < WINDOW / VEC; ++j) {
-          const CONV_FVEC v = src_aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)(wp + j * VEC))
-                                          : CONV_TO_FVEC(CONV_VLOAD(j, wp));
+          const CONV_FVEC v =
+              src_aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)(wp + j * VEC)) : CONV_TO_FVEC(CONV_VLOAD(j, wp));
           CONV_VSTORE(v, j, w);
         }
       } else {

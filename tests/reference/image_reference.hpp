@@ -21,10 +21,14 @@ enum class Border : int { Zero = 0, Clamp = 1, Mirror = 2, Wrap = 3 };
 
 inline const char* border_name(Border border) {
   switch (border) {
-    case Border::Zero: return "zero";
-    case Border::Clamp: return "clamp";
-    case Border::Mirror: return "mirror";
-    case Border::Wrap: return "wrap";
+    case Border::Zero:
+      return "zero";
+    case Border::Clamp:
+      return "clamp";
+    case Border::Mirror:
+      return "mirror";
+    case Border::Wrap:
+      return "wrap";
   }
   return "?";
 }
@@ -35,8 +39,10 @@ inline const char* border_name(Border border) {
 inline long fold_index(long i, long n, Border border) {
   if (i >= 0 && i < n) return i;
   switch (border) {
-    case Border::Zero: return -1;
-    case Border::Clamp: return i < 0 ? 0 : n - 1;
+    case Border::Zero:
+      return -1;
+    case Border::Clamp:
+      return i < 0 ? 0 : n - 1;
     case Border::Mirror: {
       if (n == 1) return 0;
       const long period = 2 * n - 2;
@@ -81,8 +87,8 @@ inline double float_sum_tolerance(std::size_t n, double magnitude) {
 // rgb_to_gray: gray = wr * R + wg * G + wb * B; src is interleaved RGB (3 elements per pixel).
 // Returns width * height exact values (dense, row-major), before rounding.
 template <typename T>
-std::vector<double> rgb_to_gray(const T* src, long width, long height, long src_pitch, double weight_r,
-                                double weight_g, double weight_b) {
+std::vector<double> rgb_to_gray(const T* src, long width, long height, long src_pitch, double weight_r, double weight_g,
+                                double weight_b) {
   std::vector<double> out(static_cast<std::size_t>(width * height));
   for (long y = 0; y < height; ++y) {
     const T* row = src + y * src_pitch;
@@ -157,7 +163,8 @@ std::vector<double> separable_filter(const T* src, long width, long height, int 
       const long yy = fold_index(y + dy - ry, height, border);
       if (yy < 0) continue;
       const double c = col_taps[dy];
-      for (long e = 0; e < row_e; ++e) out[static_cast<std::size_t>(y * row_e + e)] += c * mid[static_cast<std::size_t>(yy * row_e + e)];
+      for (long e = 0; e < row_e; ++e)
+        out[static_cast<std::size_t>(y * row_e + e)] += c * mid[static_cast<std::size_t>(yy * row_e + e)];
     }
   }
   return out;

@@ -3,21 +3,20 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace bench {
@@ -75,8 +74,8 @@ struct Context {
     std::vector<cl::Device> devices;
     ctx.platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
     if (devices.empty()) throw std::runtime_error("no OpenCL device on the platform");
-    ctx.device = devices[pick(devices, "TILECL_DEVICE",
-                              [](const cl::Device& d) { return d.getInfo<CL_DEVICE_NAME>(); })];
+    ctx.device =
+        devices[pick(devices, "TILECL_DEVICE", [](const cl::Device& d) { return d.getInfo<CL_DEVICE_NAME>(); })];
     ctx.context = cl::Context(ctx.device);
     ctx.queue = cl::CommandQueue(ctx.context, ctx.device, CL_QUEUE_PROFILING_ENABLE);
     ctx.device_name = ctx.device.getInfo<CL_DEVICE_NAME>();

@@ -21,15 +21,16 @@
 // --limits pretends the device has less local memory / a smaller work-group limit (e.g. 49152,1024 checks
 // on PoCL that the GPU list fits an H200). TILECL_BENCH_VERBOSE=1 prints each verification case first;
 // TILECL_BENCH_THREADS sets the number of compile threads.
-#include "cl_bench.hpp"
-
 #include "../../../tests/reference/image_reference.hpp"
+#include "cl_bench.hpp"
 
 #ifdef TILECL_BENCH_HAVE_OPENCV
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
 #endif
+
+#include <sys/resource.h>
 
 #include <cmath>
 #include <cstdint>
@@ -39,8 +40,6 @@
 #include <memory>
 #include <random>
 #include <set>
-
-#include <sys/resource.h>
 
 namespace {
 
@@ -54,14 +53,22 @@ enum class Variant { GrayNaive, GrayVector, DirectNaive, DirectVector, DirectTil
 
 const char* variant_name(Variant v) {
   switch (v) {
-    case Variant::GrayNaive: return "gray_naive";
-    case Variant::GrayVector: return "gray_vector";
-    case Variant::DirectNaive: return "direct_naive";
-    case Variant::DirectVector: return "direct_vector";
-    case Variant::DirectTiled: return "direct_tiled";
-    case Variant::TwoPass: return "two_pass";
-    case Variant::SepVector: return "sep_vector";
-    case Variant::SepTiled: return "sep_tiled";
+    case Variant::GrayNaive:
+      return "gray_naive";
+    case Variant::GrayVector:
+      return "gray_vector";
+    case Variant::DirectNaive:
+      return "direct_naive";
+    case Variant::DirectVector:
+      return "direct_vector";
+    case Variant::DirectTiled:
+      return "direct_tiled";
+    case Variant::TwoPass:
+      return "two_pass";
+    case Variant::SepVector:
+      return "sep_vector";
+    case Variant::SepTiled:
+      return "sep_tiled";
   }
   return "?";
 }
@@ -168,7 +175,7 @@ struct Problem {
   int width = 0, height = 0, channels = 1;
   long src_pitch = 0, dst_pitch = 0, src_offset = 0, dst_offset = 0;
   int rx = 0, ry = 0;
-  std::vector<float> filter;             // (2ry+1) x (2rx+1); for separable problems the outer product
+  std::vector<float> filter;              // (2ry+1) x (2rx+1); for separable problems the outer product
   std::vector<float> row_taps, col_taps;  // separable problems only
   double sigma = 0.0;
   float wr = 0.21f, wg = 0.72f, wb = 0.07f;
@@ -326,8 +333,8 @@ class Runner {
   }
 
   // Enqueues the configuration; returns the events of its first and last kernel, or an error.
-  std::string launch(const Config& c, const Problem& p, const cl::Buffer& src, const cl::Buffer& dst,
-                     const Filters& f, std::vector<cl::Event>* events) {
+  std::string launch(const Config& c, const Problem& p, const cl::Buffer& src, const cl::Buffer& dst, const Filters& f,
+                     std::vector<cl::Event>* events) {
     if (is_separable(c.variant) && !p.separable()) return "separable variant on a non-separable filter";
     const std::string invalid = c.invalid(ctx_, p.rx, p.ry);
     if (!invalid.empty()) return "invalid: " + invalid;
@@ -544,8 +551,7 @@ std::string verify_typed(Runner& runner, const Config& c, const Problem& p, std:
 
 std::string verify(Runner& runner, const Config& c, const Problem& p, std::mt19937_64& rng) {
   try {
-    return c.dtype == "uchar" ? verify_typed<std::uint8_t>(runner, c, p, rng)
-                              : verify_typed<float>(runner, c, p, rng);
+    return c.dtype == "uchar" ? verify_typed<std::uint8_t>(runner, c, p, rng) : verify_typed<float>(runner, c, p, rng);
   } catch (const cl::Error& e) {
     return std::string("OpenCL error ") + std::to_string(e.err()) + " in " + e.what();
   }
@@ -553,9 +559,9 @@ std::string verify(Runner& runner, const Config& c, const Problem& p, std::mt199
 
 std::string describe(const Config& c, const Problem& p) {
   const char* layout = p.src_offset == 0 ? "dense" : p.src_offset == 5 ? "ragged" : "aligned";
-  return std::string(variant_name(c.variant)) + " " + c.params() + " " + c.dtype + " C" +
-         std::to_string(c.channels) + " " + (is_gray(c.variant) ? "" : ref::border_name(c.border)) + " " +
-         p.op + " " + p.filter_name + " on " + p.size() + " " + layout;
+  return std::string(variant_name(c.variant)) + " " + c.params() + " " + c.dtype + " C" + std::to_string(c.channels) +
+         " " + (is_gray(c.variant) ? "" : ref::border_name(c.border)) + " " + p.op + " " + p.filter_name + " on " +
+         p.size() + " " + layout;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -585,7 +591,8 @@ class TimingBuffers {
     key_ = key;
     // Rotate over enough inputs and outputs to exceed three times the last-level cache.
     const std::size_t cache = std::max<std::size_t>(ctx_.cache_bytes, 32u << 20);
-    const std::size_t sets = std::clamp<std::size_t>((3 * cache + src_bytes + dst_bytes - 1) / (src_bytes + dst_bytes), 2, 8);
+    const std::size_t sets =
+        std::clamp<std::size_t>((3 * cache + src_bytes + dst_bytes - 1) / (src_bytes + dst_bytes), 2, 8);
     // xorshift64: hundreds of megabytes of random input in a fraction of a second.
     std::uint64_t state = 0x9E3779B97F4A7C15ull;
     auto next = [&state]() {
@@ -689,10 +696,14 @@ double copy_bandwidth(bench::Context& ctx, std::size_t bytes, int reps) {
 #ifdef TILECL_BENCH_HAVE_OPENCV
 int cv_border(Border b) {
   switch (b) {
-    case Border::Zero: return cv::BORDER_CONSTANT;
-    case Border::Clamp: return cv::BORDER_REPLICATE;
-    case Border::Mirror: return cv::BORDER_REFLECT_101;
-    case Border::Wrap: return cv::BORDER_WRAP;
+    case Border::Zero:
+      return cv::BORDER_CONSTANT;
+    case Border::Clamp:
+      return cv::BORDER_REPLICATE;
+    case Border::Mirror:
+      return cv::BORDER_REFLECT_101;
+    case Border::Wrap:
+      return cv::BORDER_WRAP;
   }
   return cv::BORDER_DEFAULT;
 }
@@ -757,8 +768,9 @@ double time_opencv(const Problem& p, const std::string& dtype, Border border, in
 // OpenCV's filter2D on float data against our reference for each border rule: checks that the rule
 // correspondence (Zero/Clamp/Mirror/Wrap = CONSTANT/REPLICATE/REFLECT_101/WRAP) holds.
 void check_opencv_borders(std::mt19937_64& rng) {
-  std::printf("opencv border check (filter2D float, 5x3 and 15x15 filters, 37x23 and 7x4 images; wrap through "
-              "copyMakeBorder):");
+  std::printf(
+      "opencv border check (filter2D float, 5x3 and 15x15 filters, 37x23 and 7x4 images; wrap through "
+      "copyMakeBorder):");
   for (int b = 0; b < 4; ++b) {
     const Border border = static_cast<Border>(b);
     bool ok = true;
@@ -778,7 +790,8 @@ void check_opencv_borders(std::mt19937_64& rng) {
         const auto exact = ref::convolve2d(src.ptr<float>(), w, h, channels, w * channels, p.filter, rx, ry, border);
         for (int y = 0; y < h; ++y) {
           for (int e = 0; e < w * channels; ++e) {
-            if (std::abs(dst.ptr<float>(y)[e] - exact[static_cast<std::size_t>(y * w * channels + e)]) > 1e-4) ok = false;
+            if (std::abs(dst.ptr<float>(y)[e] - exact[static_cast<std::size_t>(y * w * channels + e)]) > 1e-4)
+              ok = false;
           }
         }
       }
@@ -850,11 +863,12 @@ std::vector<Case> verification_matrix(const std::string& preset, std::mt19937_64
 
   for (const std::string dtype : {"float", "uchar"}) {
     // rgb_to_gray
-    std::vector<Config> gray = {local(make(Variant::GrayNaive, dtype, 1, Border::Zero), 16, 4),
-                                local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), dtype == "uchar" ? 16 : 4, 1), 8, 2),
-                                local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), 8, 3), 4, 4),
-                                local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), 2, 1), 8, 1),
-                                local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), dtype == "uchar" ? 4 : 16, 2), 8, 1)};
+    std::vector<Config> gray = {
+        local(make(Variant::GrayNaive, dtype, 1, Border::Zero), 16, 4),
+        local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), dtype == "uchar" ? 16 : 4, 1), 8, 2),
+        local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), 8, 3), 4, 4),
+        local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), 2, 1), 8, 1),
+        local(vec(make(Variant::GrayVector, dtype, 1, Border::Zero), dtype == "uchar" ? 4 : 16, 2), 8, 1)};
     const std::vector<std::array<int, 2>> gray_shapes =
         quick ? std::vector<std::array<int, 2>>{{1, 1}, {35, 5}}
               : std::vector<std::array<int, 2>>{{1, 1}, {15, 3}, {17, 5}, {33, 9}, {100, 7}, {37, 23}};
@@ -888,7 +902,8 @@ std::vector<Case> verification_matrix(const std::string& preset, std::mt19937_64
           }
         }
         // Tiled kernels: radius fixed at build time; a small tile so that 37 x 23 and 133 x 71 have interior tiles.
-        const Config tiled_direct = tile(make(Variant::DirectTiled, dtype, channels, border), quick ? 8 : 16, quick ? 4 : 8, 2, 4, 4);
+        const Config tiled_direct =
+            tile(make(Variant::DirectTiled, dtype, channels, border), quick ? 8 : 16, quick ? 4 : 8, 2, 4, 4);
         Config tiled_sep = tiled_direct;
         tiled_sep.variant = Variant::SepTiled;
         Config tiled_sep_local = tiled_sep;
@@ -930,7 +945,8 @@ std::vector<TimedCase> timing_list(const Options& o) {
   if (gpu) {
     add(local(gn_u8, 256, 1), gray);
     add(local(gn_u8, 32, 8), gray);
-    for (auto [lx, ly] : {std::array<std::size_t, 2>{64, 4}, {128, 2}, {256, 1}, {32, 8}}) add(local(vec(gv_u8, 16, 1), lx, ly), gray);
+    for (auto [lx, ly] : {std::array<std::size_t, 2>{64, 4}, {128, 2}, {256, 1}, {32, 8}})
+      add(local(vec(gv_u8, 16, 1), lx, ly), gray);
     add(local(vec(gv_u8, 16, 2), 64, 4), gray);
     add(local(vec(gv_u8, 16, 4), 128, 1), gray);
     add(local(vec(gv_u8, 8, 1), 128, 2), gray);
@@ -957,9 +973,18 @@ std::vector<TimedCase> timing_list(const Options& o) {
   const Config tp = make(Variant::TwoPass, "float", 1, M), sv = make(Variant::SepVector, "float", 1, M);
   const Config dv = make(Variant::DirectVector, "float", 1, M), dn = make(Variant::DirectNaive, "float", 1, M);
   if (gpu) {
-    for (auto t : {std::array<int, 5>{64, 32, 4, 4, 0}, {128, 32, 4, 4, 0}, {128, 32, 8, 4, 0}, {128, 64, 8, 4, 0},
-                   {64, 64, 8, 4, 0}, {256, 32, 8, 4, 0}, {128, 16, 2, 4, 0}, {256, 16, 4, 4, 0}, {128, 32, 4, 2, 0},
-                   {64, 32, 4, 8, 0}, {64, 128, 16, 4, 0}, {128, 32, 4, 4, 4}}) {
+    for (auto t : {std::array<int, 5>{64, 32, 4, 4, 0},
+                   {128, 32, 4, 4, 0},
+                   {128, 32, 8, 4, 0},
+                   {128, 64, 8, 4, 0},
+                   {64, 64, 8, 4, 0},
+                   {256, 32, 8, 4, 0},
+                   {128, 16, 2, 4, 0},
+                   {256, 16, 4, 4, 0},
+                   {128, 32, 4, 2, 0},
+                   {64, 32, 4, 8, 0},
+                   {64, 128, 16, 4, 0},
+                   {128, 32, 4, 4, 4}}) {
       add(tile(st, t[0], t[1], t[2], t[3], t[4]), g9);
     }
     add(local_input(tile(st, 64, 32, 4, 4)), g9);
@@ -974,12 +999,17 @@ std::vector<TimedCase> timing_list(const Options& o) {
     add(local(vec(tp, 4), 64, 4), g9);
     add(local(vec(sv, 4, 8), 64, 4), g9);
     add(local(dn, 32, 8), g9);
-    for (auto t : {std::array<int, 4>{128, 32, 4, 4}, {128, 64, 8, 4}, {64, 32, 4, 4}, {256, 32, 8, 4}, {128, 16, 4, 4},
+    for (auto t : {std::array<int, 4>{128, 32, 4, 4},
+                   {128, 64, 8, 4},
+                   {64, 32, 4, 4},
+                   {256, 32, 8, 4},
+                   {128, 16, 4, 4},
                    {64, 64, 8, 4}}) {
       add(tile(st, t[0], t[1], t[2], t[3]), b5);
     }
     add(local_input(tile(st, 128, 32, 4, 4)), b5);
-    for (auto t : {std::array<int, 4>{128, 32, 4, 4}, {128, 16, 4, 4}, {64, 32, 8, 4}}) add(tile(dt, t[0], t[1], t[2], t[3]), b5);
+    for (auto t : {std::array<int, 4>{128, 32, 4, 4}, {128, 16, 4, 4}, {64, 32, 8, 4}})
+      add(tile(dt, t[0], t[1], t[2], t[3]), b5);
     add(local(vec(tp, 4), 64, 4), b5);
     add(local(vec(sv, 4, 8), 64, 4), b5);
   } else {
@@ -1043,7 +1073,8 @@ std::vector<TimedCase> timing_list(const Options& o) {
   const Problem f15 = filter2d_problem(w, h, 1, 7, 7, Layout::Dense, rng);
   const Config dt_u8 = make(Variant::DirectTiled, "uchar", 1, M);
   if (gpu) {
-    for (auto t : {std::array<int, 4>{128, 32, 4, 4}, {64, 16, 4, 4}, {128, 16, 2, 4}}) add(tile(dt, t[0], t[1], t[2], t[3]), f5);
+    for (auto t : {std::array<int, 4>{128, 32, 4, 4}, {64, 16, 4, 4}, {128, 16, 2, 4}})
+      add(tile(dt, t[0], t[1], t[2], t[3]), f5);
     add(local(vec(dv, 4), 64, 4), f5);
     add(local(dn, 32, 8), f5);
     add(tile(dt, 128, 32, 4, 4), f15);
@@ -1089,25 +1120,37 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
       return argv[++i];
     };
-    if (a == "--kernels") o.kernel_dir = next();
-    else if (a == "--json") o.json_path = next();
-    else if (a == "--preset") o.preset = next();
-    else if (a == "--only") o.only = next();
-    else if (a == "--reps") o.reps = std::stoi(next());
-    else if (a == "--size") { if (!parse_size(next(), &o.width, &o.height)) throw std::runtime_error("--size WxH"); }
-    else if (a == "--gray-size") { if (!parse_size(next(), &o.gray_width, &o.gray_height)) throw std::runtime_error("--gray-size WxH"); }
-    else if (a == "--no-matrix") o.matrix = false;
-    else if (a == "--no-timing") o.timing = false;
-    else if (a == "--no-opencv") o.opencv = false;
-    else if (a == "--list") o.list = true;
+    if (a == "--kernels")
+      o.kernel_dir = next();
+    else if (a == "--json")
+      o.json_path = next();
+    else if (a == "--preset")
+      o.preset = next();
+    else if (a == "--only")
+      o.only = next();
+    else if (a == "--reps")
+      o.reps = std::stoi(next());
+    else if (a == "--size") {
+      if (!parse_size(next(), &o.width, &o.height)) throw std::runtime_error("--size WxH");
+    } else if (a == "--gray-size") {
+      if (!parse_size(next(), &o.gray_width, &o.gray_height)) throw std::runtime_error("--gray-size WxH");
+    } else if (a == "--no-matrix")
+      o.matrix = false;
+    else if (a == "--no-timing")
+      o.timing = false;
+    else if (a == "--no-opencv")
+      o.opencv = false;
+    else if (a == "--list")
+      o.list = true;
     else if (a == "--limits") {  // pretend the device has at most LOCAL bytes of local memory and WG work-items
-      if (std::sscanf(next().c_str(), "%zu,%zu", &o.local_limit, &o.wg_limit) != 2) throw std::runtime_error("--limits LOCAL,WG");
-    }
-    else {
-      std::fprintf(stderr,
-                   "usage: %s --kernels DIR [--preset gpu|cpu|quick] [--json FILE] [--size WxH] [--gray-size WxH]\n"
-                   "          [--reps N] [--only TEXT] [--no-matrix] [--no-timing] [--no-opencv] [--list] [--limits LOCAL,WG]\n",
-                   argv[0]);
+      if (std::sscanf(next().c_str(), "%zu,%zu", &o.local_limit, &o.wg_limit) != 2)
+        throw std::runtime_error("--limits LOCAL,WG");
+    } else {
+      std::fprintf(
+          stderr,
+          "usage: %s --kernels DIR [--preset gpu|cpu|quick] [--json FILE] [--size WxH] [--gray-size WxH]\n"
+          "          [--reps N] [--only TEXT] [--no-matrix] [--no-timing] [--no-opencv] [--list] [--limits LOCAL,WG]\n",
+          argv[0]);
       return a == "--help" || a == "-h" ? 0 : 2;
     }
   }
@@ -1205,7 +1248,12 @@ int main(int argc, char** argv) {
         ++failed;
         if (shown++ < 25) std::printf("FAIL %s: %s\n", describe(c, p).c_str(), error.c_str());
       }
-      json.push_back(bench::JsonRecord().add("kind", "verify").add("case", describe(c, p)).add("ok", error.empty()).add("error", error).str());
+      json.push_back(bench::JsonRecord()
+                         .add("kind", "verify")
+                         .add("case", describe(c, p))
+                         .add("ok", error.empty())
+                         .add("error", error)
+                         .str());
     }
     failures += failed;
     write_json(false);
@@ -1249,9 +1297,8 @@ int main(int argc, char** argv) {
         const double s = time_config(runner, buffers, c, big, o.reps, &error, &row.cpu_seconds);
         if (s > 0) {
           row.seconds = s;
-          const double bytes = big.op == "gray"
-                                   ? 4.0 * big.width * big.height * c.elem_size()
-                                   : 2.0 * big.width * big.height * big.channels * c.elem_size();
+          const double bytes = big.op == "gray" ? 4.0 * big.width * big.height * c.elem_size()
+                                                : 2.0 * big.width * big.height * big.channels * c.elem_size();
           row.gbs = bytes / s * 1e-9;
           row.pct_copy = 100.0 * bytes / s / copy;
         }
@@ -1279,12 +1326,23 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%-12s %-13s %-24s %s C%d %-6s %9.1f us\n", row.op.c_str(), row.variant.c_str(),
                    row.params.c_str(), row.dtype.c_str(), row.channels, row.border.c_str(), row.seconds * 1e6);
       json.push_back(bench::JsonRecord()
-                         .add("kind", "time").add("op", row.op).add("variant", row.variant).add("params", row.params)
-                         .add("options", c.options(big.rx, big.ry)).add("dtype", row.dtype).add("channels", row.channels)
-                         .add("border", row.border).add("size", row.size).add("seconds", row.seconds)
-                         .add("gbs", row.gbs).add("pct_copy", row.pct_copy).add("opencv_seconds", row.peer_seconds)
-                         .add("cpu_seconds", row.cpu_seconds).add("opencv_cpu_seconds", row.peer_cpu)
-                         .add("status", row.status).str());
+                         .add("kind", "time")
+                         .add("op", row.op)
+                         .add("variant", row.variant)
+                         .add("params", row.params)
+                         .add("options", c.options(big.rx, big.ry))
+                         .add("dtype", row.dtype)
+                         .add("channels", row.channels)
+                         .add("border", row.border)
+                         .add("size", row.size)
+                         .add("seconds", row.seconds)
+                         .add("gbs", row.gbs)
+                         .add("pct_copy", row.pct_copy)
+                         .add("opencv_seconds", row.peer_seconds)
+                         .add("cpu_seconds", row.cpu_seconds)
+                         .add("opencv_cpu_seconds", row.peer_cpu)
+                         .add("status", row.status)
+                         .str());
       rows.push_back(row);
       write_json(false);
     }
@@ -1307,25 +1365,27 @@ int main(int argc, char** argv) {
       if (r.seconds > 0) {
         char cpu[64] = "";
         if (cpu_columns && r.cpu_seconds > 0 && r.peer_cpu > 0) {
-          std::snprintf(cpu, sizeof cpu, " %8.0f %10.0f %9.2f", r.cpu_seconds * 1e6, r.peer_cpu * 1e6, r.peer_cpu / r.cpu_seconds);
+          std::snprintf(cpu, sizeof cpu, " %8.0f %10.0f %9.2f", r.cpu_seconds * 1e6, r.peer_cpu * 1e6,
+                        r.peer_cpu / r.cpu_seconds);
         } else if (cpu_columns && r.cpu_seconds > 0) {
           std::snprintf(cpu, sizeof cpu, " %8.0f %10s %9s", r.cpu_seconds * 1e6, "-", "-");
         }
-        std::printf("%-12s %-13s %-22s %-3s %d %-6s %-9s %9.1f %8.1f %5.1f%% %9s %7s%s\n", r.op.c_str(), r.variant.c_str(),
-                    r.params.c_str(), r.dtype.c_str(), r.channels, r.border.c_str(), r.size.c_str(), r.seconds * 1e6,
-                    r.gbs, r.pct_copy, peer, ratio, cpu);
+        std::printf("%-12s %-13s %-22s %-3s %d %-6s %-9s %9.1f %8.1f %5.1f%% %9s %7s%s\n", r.op.c_str(),
+                    r.variant.c_str(), r.params.c_str(), r.dtype.c_str(), r.channels, r.border.c_str(), r.size.c_str(),
+                    r.seconds * 1e6, r.gbs, r.pct_copy, peer, ratio, cpu);
       } else {
         std::printf("%-12s %-13s %-22s %-3s %d %-6s %-9s FAILED: %.60s\n", r.op.c_str(), r.variant.c_str(),
                     r.params.c_str(), r.dtype.c_str(), r.channels, r.border.c_str(), r.size.c_str(), r.status.c_str());
       }
     }
-    std::printf("\ncopy %.1f GB/s; bytes counted: gray 4 per pixel x sizeof(T), filters 2 x channels x sizeof(T) per "
-                "pixel; x_ocv = OpenCV time / our time (CPU OpenCV, %d threads)\n",
-                copy * 1e-9,
+    std::printf(
+        "\ncopy %.1f GB/s; bytes counted: gray 4 per pixel x sizeof(T), filters 2 x channels x sizeof(T) per "
+        "pixel; x_ocv = OpenCV time / our time (CPU OpenCV, %d threads)\n",
+        copy * 1e-9,
 #ifdef TILECL_BENCH_HAVE_OPENCV
-                cv::getNumThreads()
+        cv::getNumThreads()
 #else
-                0
+        0
 #endif
     );
   }
