@@ -11,13 +11,17 @@
  *       One pixel per work-item. Reference variant; any device.
  *       global = (round_up(width, lx), round_up(height, ly)); local (lx, ly) launch-only, any size.
  *   color_rgb_to_gray_vector(same arguments)
- *       VEC consecutive pixels of WPT consecutive rows per work-item: per row three VEC-wide loads (for uchar
- *       VEC = 16: three 16-byte loads) and one VEC-wide store. When src and dst (after the offsets) are aligned
- *       to VEC * sizeof(DTYPE) bytes and both pitches are multiples of VEC, the loads and stores go through
- *       vector pointers, which GPUs turn into single wide transactions; otherwise vloadn/vstoren (same
- *       results, narrower accesses). The check is made per work-item at run time, so no extra program is
- *       needed. The last VEC-chunk of a row that does not fit is done pixel by pixel.
- *       global = (round_up(ceil(width / VEC), lx), round_up(ceil(height / WPT), ly)); local launch-only.
+ *       VEC consecutive pixels ("a chunk") per load: per chunk three VEC-wide loads (for uchar VEC = 16: three
+ *       16-byte loads) and one VEC-wide store. A work-item does WPT_X chunks of each of WPT_Y consecutive rows.
+ *       Its chunks are interleaved with those of the other work-items of its group (chunk
+ *       group * WG * WPT_X + k * WG + local id, WG = get_local_size(0)), so that at every step neighbouring
+ *       work-items touch neighbouring memory. When src and dst (after the offsets) are aligned to
+ *       VEC * sizeof(DTYPE) bytes and both pitches are multiples of VEC, loads and stores go through vector
+ *       pointers, which GPUs turn into single wide transactions; otherwise vloadn/vstoren (same results,
+ *       narrower accesses). The check is made per work-item at run time, so no extra program is needed. The
+ *       last chunk of a row, when it is partial, is done pixel by pixel.
+ *       global = (round_up(ceil(ceil(width / VEC) / WPT_X), lx), round_up(ceil(height / WPT_Y), ly)); local
+ *       (lx, ly) launch-only, any size (or none).
  *
  * Arguments: width, height in pixels; src_pitch in elements of DTYPE between row starts (>= 3 * width);
  * dst_pitch in elements (>= width); offsets in elements, added once at entry. src and dst must not overlap.
@@ -25,9 +29,10 @@
  *
  * Macros (all optional):
  *   DTYPE  element type of src and dst: float or uchar. Default float.
- *   VEC    pixels per work-item and row in color_rgb_to_gray_vector: 2, 4, 8 or 16. Default 16 for uchar
- *          (16-byte accesses), 4 for float (16-byte accesses).
- *   WPT    rows per work-item in color_rgb_to_gray_vector: 1 or more. Default 1.
+ *   VEC    pixels per chunk in color_rgb_to_gray_vector: 2, 4, 8 or 16. Default 16 for uchar (16-byte
+ *          accesses), 4 for float (16-byte accesses).
+ *   WPT_X  chunks of VEC pixels per work-item and row in color_rgb_to_gray_vector: 1 or more. Default 1.
+ *   WPT_Y  rows per work-item in color_rgb_to_gray_vector: 1 or more. Default 1.
  */
 
 #ifndef DTYPE
@@ -47,15 +52,18 @@
 #endif
 #endif
 
-#ifndef WPT
-#define WPT 1
+#ifndef WPT_X
+#define WPT_X 1
+#endif
+#ifndef WPT_Y
+#define WPT_Y 1
 #endif
 
 #if VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
 #error "color.cl: VEC must be 2, 4, 8 or 16"
 #endif
-#if WPT < 1
-#error "color.cl: WPT must be at least 1"
+#if WPT_X < 1 || WPT_Y < 1
+#error "color.cl: WPT_X and WPT_Y must be at least 1"
 #endif
 
 #define COLOR_FVEC TILECL_CAT(float, VEC)
@@ -75,30 +83,24 @@
 #define COLOR_TO_DVEC(x) (x)
 #endif
 
-/* Channel k of VEC pixels held in three VEC-wide vectors a, b, c (3 * VEC consecutive elements, RGBRGB...):
- * element 3 * i + k sits in vector (3 * i + k) / VEC, lane (3 * i + k) % VEC. */
-#if VEC == 2
-#define COLOR_RED(a, b, c) ((COLOR_DVEC)(a.s0, b.s1))
-#define COLOR_GREEN(a, b, c) ((COLOR_DVEC)(a.s1, c.s0))
-#define COLOR_BLUE(a, b, c) ((COLOR_DVEC)(b.s0, c.s1))
-#elif VEC == 4
-#define COLOR_RED(a, b, c) ((COLOR_DVEC)(a.s0, a.s3, b.s2, c.s1))
-#define COLOR_GREEN(a, b, c) ((COLOR_DVEC)(a.s1, b.s0, b.s3, c.s2))
-#define COLOR_BLUE(a, b, c) ((COLOR_DVEC)(a.s2, b.s1, c.s0, c.s3))
-#elif VEC == 8
-#define COLOR_RED(a, b, c) ((COLOR_DVEC)(a.s0, a.s3, a.s6, b.s1, b.s4, b.s7, c.s2, c.s5))
-#define COLOR_GREEN(a, b, c) ((COLOR_DVEC)(a.s1, a.s4, a.s7, b.s2, b.s5, c.s0, c.s3, c.s6))
-#define COLOR_BLUE(a, b, c) ((COLOR_DVEC)(a.s2, a.s5, b.s0, b.s3, b.s6, c.s1, c.s4, c.s7))
-#else
-#define COLOR_RED(a, b, c) \
-  ((COLOR_DVEC)(a.s0, a.s3, a.s6, a.s9, a.sc, a.sf, b.s2, b.s5, b.s8, b.sb, b.se, c.s1, c.s4, c.s7, c.sa, c.sd))
-#define COLOR_GREEN(a, b, c) \
-  ((COLOR_DVEC)(a.s1, a.s4, a.s7, a.sa, a.sd, b.s0, b.s3, b.s6, b.s9, b.sc, b.sf, c.s2, c.s5, c.s8, c.sb, c.se))
-#define COLOR_BLUE(a, b, c) \
-  ((COLOR_DVEC)(a.s2, a.s5, a.s8, a.sb, a.se, b.s1, b.s4, b.s7, b.sa, b.sd, c.s0, c.s3, c.s6, c.s9, c.sc, c.sf))
-#endif
+/* Channel k (0 red, 1 green, 2 blue) of VEC pixels held in three VEC-wide float vectors a, b, c (3 * VEC
+ * consecutive elements, RGBRGB...): element e = 3 * i + k sits in vector e / VEC, lane e % VEC. Two constant
+ * shuffles, the lanes from a and b first, then those from c: register permutes on CPUs, free on GPUs. On
+ * floats, after converting the three vectors (as many conversions as converting the three channels): PoCL
+ * expands shuffle2 of bytes lane by lane. (Not vector literals of swizzles: oclgrind's uninitialized-value
+ * checker crashes on a literal from three vectors and misreports one built from halves.) */
+#define COLOR_MASK TILECL_CAT(uint, VEC)
+#define COLOR_FROM_AB(i, k) ((3 * (i) + (k)) < 2 * VEC ? (3 * (i) + (k)) : 0)
+#define COLOR_FROM_TC(i, k) ((3 * (i) + (k)) < 2 * VEC ? (i) : (3 * (i) + (k)) - VEC)
+#define COLOR_LANES2(M, k, o) M((o), k), M((o) + 1, k)
+#define COLOR_LANES4(M, k, o) COLOR_LANES2(M, k, o), COLOR_LANES2(M, k, (o) + 2)
+#define COLOR_LANES8(M, k, o) COLOR_LANES4(M, k, o), COLOR_LANES4(M, k, (o) + 4)
+#define COLOR_LANES16(M, k, o) COLOR_LANES8(M, k, o), COLOR_LANES8(M, k, (o) + 8)
+#define COLOR_LANES(M, k) TILECL_CAT(COLOR_LANES, VEC)(M, k, 0)
+#define COLOR_CHANNEL(a, b, c, k) \
+  shuffle2(shuffle2(a, b, (COLOR_MASK)(COLOR_LANES(COLOR_FROM_AB, k))), c, (COLOR_MASK)(COLOR_LANES(COLOR_FROM_TC, k)))
 
-inline DTYPE color_gray_pixel(__global const DTYPE* p, const float wr, const float wg, const float wb) {
+DTYPE color_gray_pixel(__global const DTYPE* p, const float wr, const float wg, const float wb) {
   return COLOR_TO_DTYPE(wr * (float)p[0] + wg * (float)p[1] + wb * (float)p[2]);
 }
 
@@ -118,9 +120,10 @@ __kernel void color_rgb_to_gray_vector(const int width, const int height, __glob
                                        const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                        const ulong dst_offset, const int dst_pitch, const float weight_r,
                                        const float weight_g, const float weight_b) {
-  const int x0 = get_global_id(0) * VEC;
-  const int y0 = get_global_id(1) * WPT;
-  if (x0 >= width) return;
+  const int group_size = get_local_size(0);
+  const int first_chunk = get_group_id(0) * group_size * WPT_X + get_local_id(0);
+  const int y0 = get_global_id(1) * WPT_Y;
+  if (first_chunk * VEC >= width || y0 >= height) return;
   src += src_offset;
   dst += dst_offset;
   /* Row starts and chunk starts (3 * x0 and x0 elements) keep the base alignment when the pitches are
@@ -128,35 +131,42 @@ __kernel void color_rgb_to_gray_vector(const int width, const int height, __glob
   const bool aligned = ((((uintptr_t)src | (uintptr_t)dst) % (VEC * sizeof(DTYPE))) == 0) && (src_pitch % VEC) == 0 &&
                        (dst_pitch % VEC) == 0;
 #pragma unroll
-  for (int r = 0; r < WPT; ++r) {
+  for (int r = 0; r < WPT_Y; ++r) {
     const int y = y0 + r;
     if (y < height) {
-      __global const DTYPE* s = src + (long)y * src_pitch + 3 * x0;
-      __global DTYPE* d = dst + (long)y * dst_pitch + x0;
-      if (x0 + VEC <= width) {
-        COLOR_DVEC a, b, c;
-        if (aligned) {
-          a = ((__global const COLOR_DVEC*)s)[0];
-          b = ((__global const COLOR_DVEC*)s)[1];
-          c = ((__global const COLOR_DVEC*)s)[2];
+      __global const DTYPE* src_row = src + (long)y * src_pitch;
+      __global DTYPE* dst_row = dst + (long)y * dst_pitch;
+#pragma unroll
+      for (int k = 0; k < WPT_X; ++k) {
+        const int x0 = (first_chunk + k * group_size) * VEC;
+        if (x0 >= width) break;
+        __global const DTYPE* s = src_row + 3 * x0;
+        __global DTYPE* d = dst_row + x0;
+        if (x0 + VEC <= width) {
+          COLOR_FVEC a, b, c;
+          if (aligned) {
+            a = COLOR_TO_FVEC(((__global const COLOR_DVEC*)s)[0]);
+            b = COLOR_TO_FVEC(((__global const COLOR_DVEC*)s)[1]);
+            c = COLOR_TO_FVEC(((__global const COLOR_DVEC*)s)[2]);
+          } else {
+            a = COLOR_TO_FVEC(COLOR_VLOAD(0, s));
+            b = COLOR_TO_FVEC(COLOR_VLOAD(1, s));
+            c = COLOR_TO_FVEC(COLOR_VLOAD(2, s));
+          }
+          /* De-interleave, then VEC-wide math. */
+          const COLOR_FVEC red = COLOR_CHANNEL(a, b, c, 0);
+          const COLOR_FVEC green = COLOR_CHANNEL(a, b, c, 1);
+          const COLOR_FVEC blue = COLOR_CHANNEL(a, b, c, 2);
+          const COLOR_DVEC out = COLOR_TO_DVEC(weight_r * red + weight_g * green + weight_b * blue);
+          if (aligned) {
+            *(__global COLOR_DVEC*)d = out;
+          } else {
+            COLOR_VSTORE(out, 0, d);
+          }
         } else {
-          a = COLOR_VLOAD(0, s);
-          b = COLOR_VLOAD(1, s);
-          c = COLOR_VLOAD(2, s);
-        }
-        /* De-interleave with constant swizzles (register shuffles on every target), then VEC-wide math. */
-        const COLOR_FVEC red = COLOR_TO_FVEC(COLOR_RED(a, b, c));
-        const COLOR_FVEC green = COLOR_TO_FVEC(COLOR_GREEN(a, b, c));
-        const COLOR_FVEC blue = COLOR_TO_FVEC(COLOR_BLUE(a, b, c));
-        const COLOR_DVEC out = COLOR_TO_DVEC(weight_r * red + weight_g * green + weight_b * blue);
-        if (aligned) {
-          *(__global COLOR_DVEC*)d = out;
-        } else {
-          COLOR_VSTORE(out, 0, d);
-        }
-      } else {
-        for (int i = 0; i < VEC; ++i) {
-          if (x0 + i < width) d[i] = color_gray_pixel(s + 3 * i, weight_r, weight_g, weight_b);
+          for (int i = 0; i < VEC; ++i) {
+            if (x0 + i < width) d[i] = color_gray_pixel(s + 3 * i, weight_r, weight_g, weight_b);
+          }
         }
       }
     }

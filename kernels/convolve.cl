@@ -25,9 +25,14 @@
  *
  * Filter size: RADIUS_X and RADIUS_Y are build macros. A value >= 0 fixes the radius at compile time: tap
  * loops unroll and the tiled kernels size their local tiles and register windows from it (the radius
- * arguments must then equal the macros). The default -1 is the generic path: the naive and vector kernels
- * read the radius from their arguments (any radius, loops bounded by the radius, not by the global id), and
- * the tiled kernels are not compiled, because their local memory and register windows depend on it.
+ * arguments must then equal the macros). -1 is the generic path: the naive and vector kernels read the
+ * radius from their arguments (any radius, loops bounded by the radius, not by the global id), and the tiled
+ * kernels are not compiled, because their local memory and register windows depend on it. The host passes
+ * both macros on every build; their default (1, a 3 x 3 filter) only makes the file compile every kernel
+ * when no option is given.
+ *
+ * Programs: VARIANT selects the kernels a program holds (0: all, the default), so a program built for one
+ * variant compiles only its own kernels -- the tiled ones unroll their tap loops and are slow to compile.
  *
  * Arguments shared by all kernels: width, height in pixels; *_pitch in elements of the buffer's type between
  * row starts (>= width * CHANNELS); *_offset in elements, added once at entry. src and dst must not overlap.
@@ -45,9 +50,10 @@
  *       (PoCL: lx a multiple of 8, or a large work-group).
  *   convolve_direct_tiled(same arguments)                       [only when RADIUS_X, RADIUS_Y >= 0]
  *       GPU form: a work-group computes TILE_X x TILE_Y pixels. It copies the input tile plus halo into local
- *       memory as float (one pass of aligned vector loads when the tile and its halo lie inside the image,
- *       the border rule per element otherwise), then each work-item computes one chunk in WPT_Y consecutive
- *       rows, reading each input row of its window once into registers.
+ *       memory as float, one chunk per load (aligned vector loads without any check when the tile and its
+ *       halo lie inside the image; else each chunk's row goes through the border rule, and only chunks that
+ *       cross the left or right edge are gathered element by element), then each work-item computes one
+ *       chunk in WPT_Y consecutive rows, reading each input row of its window once into registers.
  *       local = (WG_X, WG_Y) = (TILE_X * CHANNELS / VEC, TILE_Y / WPT_Y) (required work-group size);
  *       global = (ceil(width / TILE_X) * WG_X, ceil(height / TILE_Y) * WG_Y).
  *   convolve_rows_vector(width, height, src, src_offset, src_pitch, work, work_pitch, row_filter, radius_x)
@@ -66,8 +72,9 @@
  *       GPU form, fused: the row pass of TILE_Y + 2ry rows into a local tile, then the column pass from local
  *       memory into registers, WPT_Y rows of one chunk per work-item. The row pass reads each work-item's
  *       window (its chunk plus HALO elements on each side) straight from global memory with aligned vector
- *       loads (USE_LOCAL_INPUT 0: overlapping windows hit the cache; half the local memory), or from an input
- *       tile staged in local memory first as in convolve_direct_tiled (USE_LOCAL_INPUT 1).
+ *       loads (USE_LOCAL_INPUT 0: overlapping windows hit the cache; half the local memory; edges as in
+ *       convolve_direct_tiled), or from an input tile staged in local memory first as in
+ *       convolve_direct_tiled (USE_LOCAL_INPUT 1).
  *       Geometry as convolve_direct_tiled.
  *   Local memory of the tiled kernels, in bytes, with HALO = ceil(RADIUS_X * CHANNELS / VEC) * VEC:
  *       direct:    4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + 2 * HALO + PAD)
@@ -78,8 +85,11 @@
  *   DTYPE     element type of src and dst: float or uchar. Default float.
  *   CHANNELS  interleaved channels per pixel, 1 or 3 (any positive value works). Default 1.
  *   BORDER    0 Zero, 1 Clamp, 2 Mirror, 3 Wrap. Default 1.
- *   RADIUS_X  horizontal radius fixed at build time (>= 0), or -1 for the radius argument. Default -1.
- *   RADIUS_Y  vertical radius, likewise. Default -1.
+ *   RADIUS_X  horizontal radius fixed at build time (>= 0), or -1 for the radius argument. Default 1.
+ *   RADIUS_Y  vertical radius, likewise. Default 1.
+ *   VARIANT   the kernels compiled: 0 all, 1 convolve_direct_naive, 2 convolve_direct_vector,
+ *             3 convolve_direct_tiled, 4 convolve_rows_vector + convolve_cols_vector, 5 convolve_separable_vector,
+ *             6 convolve_separable_tiled. Default 0.
  *   VEC       elements per work-item along x: 2, 4, 8 or 16. Default 4.
  *   TILE_X    tiled kernels: pixels per work-group along x; TILE_X * CHANNELS must be a multiple of VEC.
  *             Default 32.
@@ -101,10 +111,13 @@
 #define BORDER 1
 #endif
 #ifndef RADIUS_X
-#define RADIUS_X -1
+#define RADIUS_X 1
 #endif
 #ifndef RADIUS_Y
-#define RADIUS_Y -1
+#define RADIUS_Y 1
+#endif
+#ifndef VARIANT
+#define VARIANT 0
 #endif
 #ifndef VEC
 #define VEC 4
@@ -134,6 +147,12 @@
 #if CHANNELS < 1 || WPT_Y < 1
 #error "convolve.cl: CHANNELS and WPT_Y must be at least 1"
 #endif
+#if VARIANT < 0 || VARIANT > 6
+#error "convolve.cl: VARIANT must be 0 (every kernel) or 1..6"
+#endif
+
+/* Whether this program holds the kernels of variant v. */
+#define CONV_HAS(v) (VARIANT == 0 || VARIANT == (v))
 
 /* CONV_DTYPE_IS_UCHAR is 1 for uchar and 0 for float (any other spelling counts as float). */
 #define CONV_DTYPE_KIND_float 0
@@ -172,7 +191,7 @@
 #endif
 
 /* Border rules 1..3: index i of a line of n pixels, folded into 0..n-1. (Zero is tested by the callers.) */
-inline int conv_fold(int i, const int n) {
+int conv_fold(int i, const int n) {
   if (i >= 0 && i < n) return i;
 #if BORDER == 1
   return clamp(i, 0, n - 1);
@@ -189,7 +208,7 @@ inline int conv_fold(int i, const int n) {
 }
 
 /* Row index of input row y under the border rule; -1 when the row reads as zeros (Zero rule). */
-inline int conv_row(const int y, const int height) {
+int conv_row(const int y, const int height) {
 #if BORDER == 0
   return (y >= 0 && y < height) ? y : -1;
 #else
@@ -198,7 +217,7 @@ inline int conv_row(const int y, const int height) {
 }
 
 /* Element e (any integer) of a row of width pixels under the border rule. */
-inline float conv_load_element(__global const DTYPE* row, const int width, const int e) {
+float conv_load_element(__global const DTYPE* row, const int width, const int e) {
   const int p = e >= 0 ? e / CHANNELS : -((CHANNELS - 1 - e) / CHANNELS); /* floor(e / CHANNELS) */
   const int c = e - p * CHANNELS;
 #if BORDER == 0
@@ -209,7 +228,7 @@ inline float conv_load_element(__global const DTYPE* row, const int width, const
 }
 
 /* Up to VEC floats at p: a whole chunk, or the first count elements and zeros. */
-inline CONV_FVEC conv_load_floats(__global const float* p, const int count, const bool aligned) {
+CONV_FVEC conv_load_floats(__global const float* p, const int count, const bool aligned) {
   if (count >= VEC) return aligned ? *(__global const CONV_FVEC*)p : CONV_VLOAD(0, p);
   float t[VEC];
   for (int i = 0; i < VEC; ++i) t[i] = i < count ? p[i] : 0.0f;
@@ -217,7 +236,7 @@ inline CONV_FVEC conv_load_floats(__global const float* p, const int count, cons
 }
 
 /* Stores the first count (<= VEC, or all when >= VEC) elements of v at p, converted to DTYPE. */
-inline void conv_store_dtype(__global DTYPE* p, const CONV_FVEC v, const int count, const bool aligned) {
+void conv_store_dtype(__global DTYPE* p, const CONV_FVEC v, const int count, const bool aligned) {
   if (count >= VEC) {
     if (aligned) {
       *(__global CONV_DVEC*)p = CONV_TO_DVEC(v);
@@ -233,7 +252,7 @@ inline void conv_store_dtype(__global DTYPE* p, const CONV_FVEC v, const int cou
   }
 }
 
-inline void conv_store_float(__global float* p, const CONV_FVEC v, const int count, const bool aligned) {
+void conv_store_float(__global float* p, const CONV_FVEC v, const int count, const bool aligned) {
   if (count >= VEC) {
     if (aligned) {
       *(__global CONV_FVEC*)p = v;
@@ -251,8 +270,9 @@ inline void conv_store_float(__global float* p, const CONV_FVEC v, const int cou
 
 /* Row filter of 2rx + 1 taps applied to the chunk at element e0 of one input row, in two functions: the
  * interior one (every tap of every element inside the row: one unaligned vector load per tap, no checks),
- * small enough to be inlined into the tap loops, and the edge one (each element through the border rule). */
-inline CONV_FVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant float* taps, const int rx) {
+ * small enough for the compiler to inline into the tap loops, and the edge one (each element through the
+ * border rule). */
+CONV_FVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant float* taps, const int rx) {
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
   CONV_FVEC acc = 0.0f;
   for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS));
@@ -281,6 +301,7 @@ CONV_FVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0
  * Direct filters
  * ------------------------------------------------------------------------------------------------------- */
 
+#if CONV_HAS(1)
 __kernel void convolve_direct_naive(const int width, const int height, __global const DTYPE* restrict src,
                                     const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                     const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
@@ -316,7 +337,9 @@ __kernel void convolve_direct_naive(const int width, const int height, __global 
 #pragma unroll
   for (int c = 0; c < CHANNELS; ++c) out[c] = CONV_TO_DTYPE(acc[c]);
 }
+#endif
 
+#if CONV_HAS(2)
 __kernel void convolve_direct_vector(const int width, const int height, __global const DTYPE* restrict src,
                                      const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                      const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
@@ -338,11 +361,13 @@ __kernel void convolve_direct_vector(const int width, const int height, __global
   }
   conv_store_dtype(dst + (long)y * dst_pitch + e0, acc, row_e - e0, CONV_ALIGNED(dst, dst_pitch));
 }
+#endif
 
 /* ---------------------------------------------------------------------------------------------------------
  * Separable filters
  * ------------------------------------------------------------------------------------------------------- */
 
+#if CONV_HAS(4)
 __kernel void convolve_rows_vector(const int width, const int height, __global const DTYPE* restrict src,
                                    const ulong src_offset, const int src_pitch, __global float* restrict work,
                                    const int work_pitch, __constant float* restrict row_filter, const int radius_x) {
@@ -376,6 +401,9 @@ __kernel void convolve_cols_vector(const int width, const int height, __global c
   conv_store_dtype(dst + (long)y * dst_pitch + e0, acc, row_e - e0, CONV_ALIGNED(dst, dst_pitch));
 }
 
+#endif
+
+#if CONV_HAS(5)
 __kernel void convolve_separable_vector(const int width, const int height, __global const DTYPE* restrict src,
                                         const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                         const ulong dst_offset, const int dst_pitch,
@@ -410,10 +438,12 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
   }
 }
 
+#endif
+
 /* ---------------------------------------------------------------------------------------------------------
  * Tiled (local-memory) kernels: only with build-time radii.
  * ------------------------------------------------------------------------------------------------------- */
-#if RADIUS_X >= 0 && RADIUS_Y >= 0
+#if RADIUS_X >= 0 && RADIUS_Y >= 0 && (CONV_HAS(3) || CONV_HAS(6))
 
 #define TILE_E (TILE_X * CHANNELS)                             /* tile width in elements */
 #define HALO_E (((RADIUS_X * CHANNELS + VEC - 1) / VEC) * VEC) /* loaded halo each side */
@@ -435,15 +465,32 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
 #error "convolve.cl: PAD must be a multiple of VEC"
 #endif
 
+/* The chunk of VEC elements starting at element e of an input row (row index yy after the border rule, -1 for
+ * a row of zeros), as floats. Chunks inside the row take one vector load, the others go element by element
+ * through the border rule: only the work-items at the left and right image edges take that path. */
+CONV_FVEC conv_load_chunk(__global const DTYPE* src, const int src_pitch, const int width, const int yy, const int e,
+                          const bool aligned) {
+  if (yy < 0) return 0.0f;
+  __global const DTYPE* row = src + (long)yy * src_pitch;
+  if (e >= 0 && e + VEC <= width * CHANNELS) {
+    return aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)(row + e)) : CONV_TO_FVEC(CONV_VLOAD(0, row + e));
+  }
+  float t[VEC];
+  for (int v = 0; v < VEC; ++v) t[v] = conv_load_element(row, width, e + v);
+  return CONV_VLOAD(0, t);
+}
+
 /* Copies the input tile (rows y0 - RADIUS_Y .., elements x0 * CHANNELS - HALO_E ..) into local memory as
- * float. interior: the whole loaded region lies inside the image. aligned: src chunks are aligned. */
-inline void conv_load_tile(__local float* tile, __global const DTYPE* src, const int src_pitch, const int width,
-                           const int height, const int x0, const int y0, const bool interior, const bool aligned) {
+ * float, one chunk per step. interior: the whole loaded region lies inside the image (no checks at all);
+ * otherwise each chunk's row goes through the border rule and chunks that cross the left or right edge are
+ * gathered element by element. aligned: src chunks are aligned. Constant trip counts, unrolled, so that every
+ * load of a work-item is in flight at once. */
+void conv_load_tile(__local float* tile, __global const DTYPE* src, const int src_pitch, const int width,
+                    const int height, const int x0, const int y0, const bool interior, const bool aligned) {
   const int lid = get_local_id(1) * WG_X + get_local_id(0);
   const int e_start = x0 * CHANNELS - HALO_E;
   const int y_start = y0 - RADIUS_Y;
   if (interior) {
-    /* A constant trip count, unrolled, so that every load of a work-item is in flight at once. */
 #pragma unroll
     for (int k = 0; k < (IN_H * (IN_W / VEC) + WG_X * WG_Y - 1) / (WG_X * WG_Y); ++k) {
       const int i = lid + k * WG_X * WG_Y;
@@ -456,15 +503,22 @@ inline void conv_load_tile(__local float* tile, __global const DTYPE* src, const
       }
     }
   } else {
-    for (int i = lid; i < IN_H * IN_W; i += WG_X * WG_Y) {
-      const int r = i / IN_W;
-      const int c = i - r * IN_W;
-      const int yy = conv_row(y_start + r, height);
-      tile[r * IN_PITCH + c] = yy < 0 ? 0.0f : conv_load_element(src + (long)yy * src_pitch, width, e_start + c);
+#pragma unroll
+    for (int k = 0; k < (IN_H * (IN_W / VEC) + WG_X * WG_Y - 1) / (WG_X * WG_Y); ++k) {
+      const int i = lid + k * WG_X * WG_Y;
+      if (i < IN_H * (IN_W / VEC)) {
+        const int r = i / (IN_W / VEC);
+        const int c = (i - r * (IN_W / VEC)) * VEC;
+        *(__local CONV_FVEC*)(tile + r * IN_PITCH + c) =
+            conv_load_chunk(src, src_pitch, width, conv_row(y_start + r, height), e_start + c, aligned);
+      }
     }
   }
 }
 
+#endif /* the tiled kernels' common part */
+
+#if RADIUS_X >= 0 && RADIUS_Y >= 0 && CONV_HAS(3)
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_direct_tiled(
     const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset, const int src_pitch,
     __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
@@ -521,7 +575,9 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_dire
     }
   }
 }
+#endif
 
+#if RADIUS_X >= 0 && RADIUS_Y >= 0 && CONV_HAS(6)
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_separable_tiled(
     const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset, const int src_pitch,
     __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch, __constant float* restrict row_filter,
@@ -560,7 +616,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
       for (int j = 0; j < WINDOW / VEC; ++j) CONV_VSTORE(*(__local const CONV_FVEC*)(wp + j * VEC), j, w);
 #else
       /* Straight from global memory: neighbouring work-items read overlapping windows, which the cache
-       * serves; local memory holds only the row-pass result. */
+       * serves; local memory holds only the row-pass result. Outside the interior, the row goes through the
+       * border rule once and only chunks crossing the left or right edge are gathered element by element. */
       const int e_start = x0 * CHANNELS + lx * VEC - HALO_E;
       if (interior) {
         __global const DTYPE* wp = src + (long)(y0 - RADIUS_Y + r) * src_pitch + e_start;
@@ -572,9 +629,10 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
         }
       } else {
         const int yy = conv_row(y0 - RADIUS_Y + r, height);
-        __global const DTYPE* row = src + (long)max(yy, 0) * src_pitch;
 #pragma unroll
-        for (int j = 0; j < WINDOW; ++j) w[j] = yy < 0 ? 0.0f : conv_load_element(row, width, e_start + j);
+        for (int j = 0; j < WINDOW / VEC; ++j) {
+          CONV_VSTORE(conv_load_chunk(src, src_pitch, width, yy, e_start + j * VEC, src_aligned), j, w);
+        }
       }
 #endif
       float a[VEC];
@@ -613,5 +671,4 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
     if (y < height && e < row_e) conv_store_dtype(dst + (long)y * dst_pitch + e, acc[k], row_e - e, aligned);
   }
 }
-
-#endif /* RADIUS_X >= 0 && RADIUS_Y >= 0 */
+#endif

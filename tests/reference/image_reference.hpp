@@ -58,6 +58,11 @@ inline long fold_index(long i, long n, Border border) {
   return -1;
 }
 
+// Elements an image of `height` rows of `row_elements` spans at `pitch` (0 for an empty image).
+inline std::size_t image_extent(std::size_t pitch, std::size_t row_elements, std::size_t height) {
+  return height == 0 ? 0 : pitch * (height - 1) + row_elements;
+}
+
 // Rounds to nearest with ties to even and saturates to 0..255, as convert_uchar_sat_rte does.
 inline std::uint8_t round_saturate_u8(double value) {
   if (!(value > 0.0)) return 0;  // also NaN

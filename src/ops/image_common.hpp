@@ -1,0 +1,55 @@
+// What the image ops (color, convolve) share: image operand validation, the launch-only work-group
+// parameters of their non-tiled kernels, shape buckets by image area, shape text, and result comparison for
+// their tuning subjects.
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tuning/search_space.hpp"
+
+namespace tilecl::detail {
+
+// Elements an image of `height` rows of `row_elements` spans at `pitch`: pitch * (height - 1) + row_elements.
+std::uint64_t image_extent(std::uint64_t pitch, std::uint64_t row_elements, std::uint64_t height);
+
+// One image operand (called `name`, its pitch `name` + "_pitch"): the pitch holds a row and fits the kernels'
+// 32-bit indexing, and the buffer is valid, of the queue's context and holds the image from `offset`.
+void check_image(const std::string& op, const std::string& name, const cl::Buffer& buffer, const cl::Context& context,
+                 std::uint64_t offset, std::uint64_t pitch, std::uint64_t row_elements, std::uint64_t height,
+                 std::size_t element_size);
+
+// The launch-only work-group size (WG_X, WG_Y) of the non-tiled image kernels: WG_X = 0 lets the driver
+// choose (then WG_Y is 1).
+std::vector<Parameter> work_group_parameters();
+Constraint work_group_fits();
+cl::NDRange local_range(const Config& config);
+// The global size of a kernel that needs `items_x` x `items_y` work-items, rounded up to the work-group.
+cl::NDRange global_range(const Config& config, std::uint64_t items_x, std::uint64_t items_y);
+// (WG_X, WG_Y) of at most `items` work-items (and the device's limit), WG_X = min(preferred_x, that).
+Values work_group_default(std::int64_t preferred_x, std::int64_t items, std::size_t device_limit);
+
+// Shape buckets by image area (pixels): at most 2^16, 2^20, 2^23, and larger; each with the image timed
+// when tuning it.
+struct AreaClass {
+  const char* name;  // "px<=2^16"
+  std::uint64_t width, height;
+};
+AreaClass area_class(std::uint64_t pixels);
+
+// "7680x4320" or "7680x4320x3" -> width, height, channels (1 when not given). Throws tilecl::Error.
+struct ImageSize {
+  std::uint64_t width = 0, height = 0, channels = 1;
+};
+ImageSize parse_image_size(const std::string& op, const std::string& text, bool allow_channels);
+
+// Compares a whole output buffer with the exact expected values (elements outside the image keep their
+// initial values, which `expected` holds too). Floats: within tolerance * (1 + |expected|); bytes: within
+// 0.5 + tolerance of the expected value saturated to 0..255 (correct rounding). Empty when all match, else the
+// first difference.
+template <typename T>
+std::string compare_image(const std::vector<T>& got, const std::vector<double>& expected, double tolerance);
+
+}  // namespace tilecl::detail

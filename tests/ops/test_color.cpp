@@ -1,0 +1,270 @@
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cmath>
+#include <functional>
+
+#include "ops/color.hpp"
+#include "reference/image_reference.hpp"
+#include "support/fixture.hpp"
+#include "tilecl/color.hpp"
+#include "tilecl/error.hpp"
+#include "tilecl/tuning.hpp"
+
+using namespace tilecl;
+using tilecl::detail::Config;
+using tilecl::test::device;
+
+namespace {
+
+// How an image sits in its buffer: dense rows; ragged pitches and offsets (every alignment test fails, so
+// the vector kernels take vloadn/vstoren); or aligned, padded rows (the vector-pointer paths).
+enum class ImageLayout { Dense, Ragged, Aligned };
+
+struct Placement {
+  std::size_t src_offset, src_pitch, dst_offset, dst_pitch;
+};
+
+Placement place(ImageLayout layout, std::size_t width) {
+  switch (layout) {
+    case ImageLayout::Dense:
+      return {0, 3 * width, 0, width};
+    case ImageLayout::Ragged:
+      return {7, 3 * width + 5, 5, width + 3};
+    case ImageLayout::Aligned:
+      return {64, (3 * width + 63) / 64 * 64 + 64, 16, (width + 15) / 16 * 16 + 16};
+  }
+  return {};
+}
+
+constexpr std::size_t kGuard = 29;  // elements after the last row that must stay untouched
+
+// Runs rgb_to_gray (with `config`, or the public API's own choice) and checks every element of dst: the
+// reference inside the image, the initial fill everywhere else (pitch padding, offset, guard). Byte outputs
+// run twice with two different fills, so a skipped or stray write cannot pass by matching the fill.
+template <typename T>
+void check_gray(const Config* config, std::size_t width, std::size_t height, ImageLayout layout,
+                const GrayWeights& weights) {
+  CAPTURE(width);
+  CAPTURE(height);
+  CAPTURE(static_cast<int>(layout));
+  auto random = test::random_engine("gray" + std::to_string(width) + "x" + std::to_string(height));
+  const Placement p = place(layout, width);
+  const std::size_t src_size = p.src_offset + reference::image_extent(p.src_pitch, 3 * width, height) + kGuard;
+  const std::size_t dst_size = p.dst_offset + reference::image_extent(p.dst_pitch, width, height) + kGuard;
+  const auto src = std::is_same_v<T, float> ? test::random_vector<T>(src_size, random, -1.0, 2.0)
+                                            : test::random_vector<T>(src_size, random, 0, 255);
+  const auto exact =
+      reference::rgb_to_gray(src.data() + p.src_offset, static_cast<long>(width), static_cast<long>(height),
+                             static_cast<long>(p.src_pitch), weights.red, weights.green, weights.blue);
+  const double magnitude = 255.0 * (std::abs(weights.red) + std::abs(weights.green) + std::abs(weights.blue));
+  const double tolerance = reference::float_sum_tolerance(3, magnitude);
+  cl::Buffer src_buffer = test::to_device(src);
+  for (int pass = 0; pass < (std::is_same_v<T, float> ? 1 : 2); ++pass) {
+    std::vector<T> initial(dst_size, test::poison<T>());
+    if constexpr (!std::is_same_v<T, float>) {
+      auto fill = test::random_engine("fill" + std::to_string(pass));
+      initial = test::random_vector<T>(dst_size, fill, 0, 255);
+    }
+    cl::Buffer dst_buffer = test::to_device(initial);
+    if (config)
+      detail::rgb_to_gray_with<T>(*config, device().queue, width, height, src_buffer, p.src_offset, p.src_pitch,
+                                  dst_buffer, p.dst_offset, p.dst_pitch, weights)
+          .wait();
+    else
+      rgb_to_gray<T>(device().queue, width, height, src_buffer, p.src_offset, p.src_pitch, dst_buffer, p.dst_offset,
+                     p.dst_pitch, weights)
+          .wait();
+    const auto got = test::from_device<T>(dst_buffer, dst_size);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < dst_size; ++i) {
+      bool ok;
+      const bool inside =
+          i >= p.dst_offset && (i - p.dst_offset) % p.dst_pitch < width && (i - p.dst_offset) / p.dst_pitch < height;
+      if (!inside) {
+        ok = std::is_same_v<T, float> ? test::is_poison(got[i]) : got[i] == initial[i];
+      } else {
+        const double want = exact[((i - p.dst_offset) / p.dst_pitch) * width + (i - p.dst_offset) % p.dst_pitch];
+        if constexpr (std::is_same_v<T, float>)
+          ok = reference::matches_float(want, got[i], tolerance * (1.0 + std::abs(want)));
+        else
+          ok = reference::matches_u8(want, got[i], tolerance);
+      }
+      if (!ok && bad++ < 5) FAIL_CHECK("element " << i << (inside ? " (inside)" : " (outside)") << " is " << +got[i]);
+    }
+    CHECK_MESSAGE(bad == 0, bad << " of " << dst_size << " elements wrong");
+  }
+  // src is read only.
+  CHECK(test::from_device<T>(src_buffer, src.size()) == src);
+}
+
+// Both variants; every vector width, several chunks and rows per work-item, several work-group shapes and
+// none (the driver's choice); each setting with one element type (a program each), both types per variant.
+struct Setting {
+  Config config;
+  bool bytes;
+};
+std::vector<Setting> settings_to_sweep() {
+  std::vector<Setting> settings{{{"naive", {{"WG_X", 16}, {"WG_Y", 4}}}, true},
+                                {{"naive", {{"WG_X", 0}, {"WG_Y", 1}}}, false}};
+  const std::vector<std::array<std::int64_t, 6>> vector_settings{// VEC, WPT_X, WPT_Y, WG_X, WG_Y, bytes
+                                                                 {16, 1, 1, 8, 2, 1}, {16, 2, 3, 0, 1, 0},
+                                                                 {8, 4, 1, 16, 1, 1}, {4, 1, 2, 32, 2, 0},
+                                                                 {2, 3, 1, 8, 4, 1},  {4, 2, 1, 8, 1, 1}};
+  for (const auto& s : vector_settings)
+    settings.push_back(
+        {{"vector", {{"VEC", s[0]}, {"WPT_X", s[1]}, {"WPT_Y", s[2]}, {"WG_X", s[3]}, {"WG_Y", s[4]}}}, s[5] == 1});
+  return settings;
+}
+
+void check_any(const Setting& setting, std::size_t width, std::size_t height, ImageLayout layout,
+               const GrayWeights& weights) {
+  if (setting.bytes)
+    check_gray<std::uint8_t>(&setting.config, width, height, layout, weights);
+  else
+    check_gray<float>(&setting.config, width, height, layout, weights);
+}
+
+const std::vector<std::pair<std::size_t, std::size_t>> kSizes{{1, 1},  {2, 3},    {15, 1}, {17, 5},
+                                                              {33, 7}, {131, 13}, {257, 3}};
+const GrayWeights kSaturating{0.6f, 0.9f, -0.4f};
+
+void expect_error(const std::function<void()>& call, const std::string& argument, const std::string& status) {
+  try {
+    call();
+    FAIL("expected tilecl::Error for " << argument);
+  } catch (const Error& error) {
+    CHECK(error.op() == "rgb_to_gray");
+    CHECK(error.argument() == argument);
+    CHECK(error.status_name() == status);
+    CHECK(std::string(error.what()).find("tilecl::rgb_to_gray: " + argument) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("ops.color") {
+  TEST_CASE("color: rgb_to_gray matches the host reference for every variant and setting, bytes and floats alike") {
+    for (const auto& setting : settings_to_sweep()) {
+      CAPTURE(setting.config.to_string());
+      int turn = 0;
+      for (auto [width, height] : kSizes) {
+        check_any(setting, width, height, static_cast<ImageLayout>(turn % 3), turn % 2 ? GrayWeights() : kSaturating);
+        ++turn;
+      }
+    }
+  }
+
+  TEST_CASE("color: rgb_to_gray through the public API (device-derived defaults), every layout") {
+    for (auto [width, height] : kSizes) {
+      for (ImageLayout layout : {ImageLayout::Dense, ImageLayout::Ragged, ImageLayout::Aligned}) {
+        check_gray<std::uint8_t>(nullptr, width, height, layout, GrayWeights());
+        check_gray<float>(nullptr, width, height, layout, kSaturating);
+      }
+    }
+    check_gray<std::uint8_t>(nullptr, 1920, 1080, ImageLayout::Dense, GrayWeights());
+  }
+
+  TEST_CASE("color: default weights are 0.21, 0.72, 0.07 and u8 results are rounded to nearest and saturated") {
+    const GrayWeights weights;
+    CHECK(weights.red == 0.21f);
+    CHECK(weights.green == 0.72f);
+    CHECK(weights.blue == 0.07f);
+    // With weights (0.5, -0.5, 1.2): (100, 100, 100) -> 120; (255, 0, 255) -> 433.5 saturates at 255;
+    // (0, 200, 0) -> -100 saturates at 0; 0.5 * 3 = 1.5 rounds to 2 and 0.5 * 5 = 2.5 to 2 (ties to even).
+    std::vector<std::uint8_t> src{100, 100, 100, 255, 0, 255, 0, 200, 0, 3, 0, 0, 5, 0, 0};
+    cl::Buffer src_buffer = test::to_device(src);
+    cl::Buffer dst_buffer(device().context, CL_MEM_READ_WRITE, 5);
+    rgb_to_gray<std::uint8_t>(device().queue, 5, 1, src_buffer, 0, 15, dst_buffer, 0, 5).wait();
+    CHECK(test::from_device<std::uint8_t>(dst_buffer, 1)[0] == 100);
+    rgb_to_gray<std::uint8_t>(device().queue, 5, 1, src_buffer, 0, 15, dst_buffer, 0, 5, {0.5f, -0.5f, 1.2f}).wait();
+    CHECK(test::from_device<std::uint8_t>(dst_buffer, 5) == std::vector<std::uint8_t>{120, 255, 0, 2, 2});
+  }
+
+  TEST_CASE("color: a zero-sized image enqueues nothing and returns a null event") {
+    cl::Buffer tiny(device().context, CL_MEM_READ_WRITE, 4);
+    CHECK(rgb_to_gray<float>(device().queue, 0, 100, tiny, 0, 0, tiny, 0, 0)() == nullptr);
+    CHECK(rgb_to_gray<std::uint8_t>(device().queue, 100, 0, tiny, 0, 0, tiny, 0, 0)() == nullptr);
+  }
+
+  TEST_CASE("color: a wait list is honoured") {
+    std::vector<float> src(3 * 64 * 4, 1.0f);
+    cl::Buffer src_buffer(device().context, CL_MEM_READ_WRITE, src.size() * sizeof(float));
+    cl::Buffer dst_buffer(device().context, CL_MEM_READ_WRITE, 64 * 4 * sizeof(float));
+    cl::Event written;
+    device().queue.enqueueWriteBuffer(src_buffer, CL_FALSE, 0, src.size() * sizeof(float), src.data(), nullptr,
+                                      &written);
+    const std::vector<cl::Event> wait{written};
+    rgb_to_gray<float>(device().queue, 64, 4, src_buffer, 0, 192, dst_buffer, 0, 64, GrayWeights(), &wait).wait();
+    for (float value : test::from_device<float>(dst_buffer, 256)) CHECK(value == doctest::Approx(1.0f));
+  }
+
+  TEST_CASE("color: bad arguments raise tilecl::Error naming the argument") {
+    cl::Buffer src(device().context, CL_MEM_READ_WRITE, 3 * 100 * 10 * sizeof(float));
+    cl::Buffer dst(device().context, CL_MEM_READ_WRITE, 100 * 10 * sizeof(float));
+    auto& q = device().queue;
+    expect_error([&] { rgb_to_gray<float>(q, 100, 10, src, 0, 299, dst, 0, 100); }, "src_pitch", "CL_INVALID_VALUE");
+    expect_error([&] { rgb_to_gray<float>(q, 100, 10, src, 0, 300, dst, 0, 99); }, "dst_pitch", "CL_INVALID_VALUE");
+    expect_error([&] { rgb_to_gray<float>(q, 100, 10, src, 1, 300, dst, 0, 100); }, "src", "CL_INVALID_BUFFER_SIZE");
+    expect_error([&] { rgb_to_gray<float>(q, 100, 11, src, 0, 300, dst, 0, 100); }, "src", "CL_INVALID_BUFFER_SIZE");
+    expect_error([&] { rgb_to_gray<float>(q, 100, 10, src, 0, 300, dst, 0, 101); }, "dst", "CL_INVALID_BUFFER_SIZE");
+    expect_error([&] { rgb_to_gray<float>(q, 100, 10, src, 0, 300, src, 0, 100); }, "dst", "CL_MEM_COPY_OVERLAP");
+    expect_error(
+        [&] {
+          rgb_to_gray<float>(q, 10, 10, src, 0, 30, dst, 0, 10, {NAN, 0.5f, 0.5f});
+        },
+        "weights", "CL_INVALID_VALUE");
+    expect_error([&] { rgb_to_gray<float>(q, 10, 10, src, 0, std::size_t{1} << 31, dst, 0, 10); }, "src_pitch",
+                 "CL_INVALID_VALUE");
+    expect_error(
+        [&] {
+          rgb_to_gray<float>(q, std::size_t{1} << 30, 1, src, 0, std::size_t{3} << 30, dst, 0, std::size_t{1} << 30);
+        },
+        "width", "CL_INVALID_VALUE");
+    cl::Buffer null_buffer;
+    expect_error([&] { rgb_to_gray<float>(q, 10, 10, null_buffer, 0, 30, dst, 0, 10); }, "src",
+                 "CL_INVALID_MEM_OBJECT");
+    cl::Context other(device().device);
+    cl::Buffer foreign(other, CL_MEM_READ_WRITE, 1000 * sizeof(float));
+    expect_error([&] { rgb_to_gray<float>(q, 10, 10, src, 0, 30, foreign, 0, 10); }, "dst", "CL_INVALID_CONTEXT");
+    expect_error(
+        [&] {
+          detail::rgb_to_gray_with<std::uint8_t>(
+              {"vector", {{"VEC", 3}, {"WPT_X", 1}, {"WPT_Y", 1}, {"WG_X", 0}, {"WG_Y", 1}}}, q, 10, 10, src, 0, 30,
+              dst, 0, 10);
+        },
+        "config", "CL_INVALID_VALUE");
+    expect_error(
+        [&] {
+          detail::rgb_to_gray_with<std::uint8_t>(
+              {"naive", {{"WG_X", static_cast<std::int64_t>(device().info->max_work_group_size) * 2}, {"WG_Y", 1}}}, q,
+              10, 10, src, 0, 30, dst, 0, 10);
+        },
+        "config", "CL_INVALID_VALUE");
+  }
+
+  TEST_CASE("color: the tuner verifies rgb_to_gray candidates at ragged layouts and picks one on first use") {
+    test::ScopedEnv cache("TILECL_CACHE_DIR", test::temp_directory("color-tuning"));
+    test::ScopedEnv mode("TILECL_TUNE", "first-use");
+    tuning::clear();
+    for (const char* dtype : {"uint8", "float"}) {
+      CAPTURE(dtype);
+      auto choice = tuning::parameters_for(device().queue, "rgb_to_gray", dtype, "640x480");
+      CHECK(choice.origin == tuning::Origin::FirstUse);
+      CHECK(choice.bucket == "px<=2^20");
+    }
+    CHECK_THROWS_AS(tuning::parameters_for(device().queue, "rgb_to_gray", "float", "640x480x3"), Error);
+    CHECK_THROWS_AS(tuning::parameters_for(device().queue, "rgb_to_gray", "double", "640x480"), Error);
+    tuning::clear();
+  }
+}
+
+TEST_SUITE("ops.color") {
+  TEST_CASE("color: tiny ragged images under every variant (also run under oclgrind)") {
+    for (const auto& setting : settings_to_sweep()) {
+      CAPTURE(setting.config.to_string());
+      for (auto [width, height] : {std::pair<std::size_t, std::size_t>{1, 1}, {19, 3}, {35, 2}})
+        check_any(setting, width, height, width == 19 ? ImageLayout::Aligned : ImageLayout::Ragged, kSaturating);
+    }
+  }
+}
