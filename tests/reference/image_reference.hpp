@@ -1,5 +1,7 @@
 // Host reference implementations of the image families (kernels/color.cl, kernels/convolve.cl), in double
-// precision. Header-only; used by the test suite, the tuner's verification step and the benchmarks.
+// precision. Header-only; used by the test suites. (The tuning subjects in src/ops/ verify with a reference
+// of their own, and the Gaussian and box taps here are built independently of the library's, so the tests
+// check those too.)
 //
 // Conventions match the kernels: images are row-major, pitches are in elements of the image's type, pixels
 // have `channels` interleaved elements, filters are correlations (OpenCV's filter2D convention) with the
