@@ -193,12 +193,18 @@ std::vector<cl::Event> launch(const std::string& op, const QueueTarget& target, 
                     static_cast<cl_int>(image.src_pitch), workspace.buffer(), static_cast<cl_int>(work_pitch),
                     taps.first, radius_x);
     cl::Event first = enqueue_kernel(op, queue, rows.kernel(), global, local, workspace.wait_list());
-    auto columns = program->lease("convolve_cols_vector", op);
-    set_kernel_args(op, columns.kernel(), width, height, workspace.buffer(), static_cast<cl_int>(work_pitch),
-                    *image.dst, static_cast<cl_ulong>(image.dst_offset), static_cast<cl_int>(image.dst_pitch),
-                    taps.second, radius_y);
-    const std::vector<cl::Event> after_rows{first};
-    cl::Event second = enqueue_kernel(op, queue, columns.kernel(), global, local, &after_rows);
+    cl::Event second;
+    try {
+      auto columns = program->lease("convolve_cols_vector", op);
+      set_kernel_args(op, columns.kernel(), width, height, workspace.buffer(), static_cast<cl_int>(work_pitch),
+                      *image.dst, static_cast<cl_ulong>(image.dst_offset), static_cast<cl_int>(image.dst_pitch),
+                      taps.second, radius_y);
+      const std::vector<cl::Event> after_rows{first};
+      second = enqueue_kernel(op, queue, columns.kernel(), global, local, &after_rows);
+    } catch (...) {
+      workspace.release_after(first);  // the next user of the workspace still waits for the row pass
+      throw;
+    }
     workspace.release_after(second);
     return {first, second};
   }

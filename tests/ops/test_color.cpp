@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <functional>
+#include <thread>
 
 #include "ops/color.hpp"
 #include "reference/image_reference.hpp"
@@ -187,16 +189,23 @@ TEST_SUITE("ops.color") {
     CHECK(rgb_to_gray<std::uint8_t>(device().queue, 100, 0, tiny, 0, 0, tiny, 0, 0)() == nullptr);
   }
 
-  TEST_CASE("color: a wait list is honoured") {
-    std::vector<float> src(3 * 64 * 4, 1.0f);
-    cl::Buffer src_buffer(device().context, CL_MEM_READ_WRITE, src.size() * sizeof(float));
-    cl::Buffer dst_buffer(device().context, CL_MEM_READ_WRITE, 64 * 4 * sizeof(float));
-    cl::Event written;
-    device().queue.enqueueWriteBuffer(src_buffer, CL_FALSE, 0, src.size() * sizeof(float), src.data(), nullptr,
-                                      &written);
-    const std::vector<cl::Event> wait{written};
-    rgb_to_gray<float>(device().queue, 64, 4, src_buffer, 0, 192, dst_buffer, 0, 64, GrayWeights(), &wait).wait();
-    for (float value : test::from_device<float>(dst_buffer, 256)) CHECK(value == doctest::Approx(1.0f));
+  TEST_CASE("color: the wait list holds the kernel back") {
+    // The call waits for a user event; meanwhile another queue replaces the image: the result must be the
+    // replacement's.
+    const std::vector<float> old_image(3 * 64 * 4, 1.0f), new_image(3 * 64 * 4, 2.0f);
+    cl::Buffer src = test::to_device(old_image);
+    cl::Buffer dst(device().context, CL_MEM_READ_WRITE, 64 * 4 * sizeof(float));
+    cl::UserEvent gate(device().context);
+    const std::vector<cl::Event> wait{gate};
+    cl::Event done = rgb_to_gray<float>(device().queue, 64, 4, src, 0, 192, dst, 0, 64, GrayWeights(), &wait);
+    device().queue.flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    CHECK(done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
+    cl::CommandQueue other(device().context, device().device);
+    other.enqueueWriteBuffer(src, CL_TRUE, 0, new_image.size() * sizeof(float), new_image.data());
+    gate.setStatus(CL_COMPLETE);
+    done.wait();
+    for (float value : test::from_device<float>(dst, 256)) CHECK(value == doctest::Approx(2.0f));
   }
 
   TEST_CASE("color: bad arguments raise tilecl::Error naming the argument") {

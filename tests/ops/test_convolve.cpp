@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <thread>
 
 #include "ops/convolve.hpp"
 #include "reference/image_reference.hpp"
@@ -393,22 +395,37 @@ TEST_SUITE("ops.convolve") {
     CHECK_THROWS_AS(gaussian_blur<float>(q, 0, 5, 1, tiny, 0, 0, tiny, 0, 0, -1.0, Border::Mirror), Error);
   }
 
-  TEST_CASE("convolve: wait lists are honoured, taps and images written by earlier commands included") {
+  TEST_CASE("convolve: the wait list holds every command back, the copy of the taps included") {
+    // Each call waits for a user event; meanwhile another queue replaces the image and the taps (which sit at
+    // an offset, so they are copied first). The results must come from the replacements.
     const std::size_t width = 64, height = 16;
-    std::vector<float> src(width * height, 2.0f), taps{0.25f, 0.5f, 0.25f};
-    cl::Buffer src_buffer(device().context, CL_MEM_READ_WRITE, src.size() * sizeof(float));
-    cl::Buffer taps_buffer(device().context, CL_MEM_READ_WRITE, 8 * sizeof(float));
-    cl::Buffer dst_buffer(device().context, CL_MEM_READ_WRITE, src.size() * sizeof(float));
-    cl::Event wrote_src, wrote_taps;
-    device().queue.enqueueWriteBuffer(src_buffer, CL_FALSE, 0, src.size() * sizeof(float), src.data(), nullptr,
-                                      &wrote_src);
-    device().queue.enqueueWriteBuffer(taps_buffer, CL_FALSE, 4 * sizeof(float), 3 * sizeof(float), taps.data(), nullptr,
-                                      &wrote_taps);
-    const std::vector<cl::Event> wait{wrote_src, wrote_taps};
-    separable_filter<float>(device().queue, width, height, 1, src_buffer, 0, width, dst_buffer, 0, width, taps_buffer,
-                            4, 3, taps_buffer, 4, 3, Border::Clamp, &wait)
-        .wait();
-    for (float value : test::from_device<float>(dst_buffer, src.size())) CHECK(value == doctest::Approx(2.0f));
+    const std::vector<float> old_image(width * height, 2.0f), new_image(width * height, 3.0f);
+    const std::vector<float> old_taps{0, 0, 0, 0, 1.0f, 0, 0, 0}, new_taps{0, 0, 0, 0, 0.5f, 0.5f, 0.5f, 0};
+    auto run = [&](const Config* config) {
+      cl::Buffer src = test::to_device(old_image), taps = test::to_device(old_taps);
+      cl::Buffer dst(device().context, CL_MEM_READ_WRITE, old_image.size() * sizeof(float));
+      cl::UserEvent gate(device().context);
+      const std::vector<cl::Event> wait{gate};
+      auto& q = device().queue;
+      cl::Event done = config
+                           ? detail::separable_filter_with<float>(*config, q, width, height, 1, src, 0, width, dst, 0,
+                                                                  width, taps, 4, 3, taps, 4, 3, Border::Clamp, &wait)
+                           : separable_filter<float>(q, width, height, 1, src, 0, width, dst, 0, width, taps, 4, 3,
+                                                     taps, 4, 3, Border::Clamp, &wait);
+      q.flush();
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      CHECK(done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
+      cl::CommandQueue other(device().context, device().device);
+      other.enqueueWriteBuffer(src, CL_TRUE, 0, new_image.size() * sizeof(float), new_image.data());
+      other.enqueueWriteBuffer(taps, CL_TRUE, 0, new_taps.size() * sizeof(float), new_taps.data());
+      gate.setStatus(CL_COMPLETE);
+      done.wait();
+      // New taps (1.5 x 1.5) over the new image of 3: 6.75 everywhere (old taps 3, old image 4.5, both old 2).
+      for (float value : test::from_device<float>(dst, old_image.size())) CHECK(value == doctest::Approx(6.75f));
+    };
+    run(nullptr);
+    const Config two_pass = with_group({"two_pass", {{"VEC", 4}}}, 8, 2);
+    run(&two_pass);  // two kernels and the workspace's ordering
   }
 
   TEST_CASE("convolve: two-pass calls in flight at once share the workspace safely, also on an out-of-order queue") {
