@@ -430,7 +430,7 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
 #pragma unroll
   for (int l = 0; l < RB_LOADS_A; ++l) {
     const int v = tid + l * RB_THREADS;
-    const int r = v / RB_A_ROW_VECTORS, c = v % RB_A_ROW_VECTORS;
+    const int r = v / RB_A_ROW_VECTORS, c = v - r * RB_A_ROW_VECTORS;
 #if TRANS_A == 0 /* r: m within the tile, c: k vector */
     plan.global_a[l] = min(m0 + r, M - 1) * lda + c * VEC;
     plan.local_a[l] = c * VEC * RB_A_STRIDE + r; /* scalar index */
@@ -444,7 +444,7 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
 #pragma unroll
   for (int l = 0; l < RB_LOADS_B; ++l) {
     const int v = tid + l * RB_THREADS;
-    const int r = v / RB_B_ROW_VECTORS, c = v % RB_B_ROW_VECTORS;
+    const int r = v / RB_B_ROW_VECTORS, c = v - r * RB_B_ROW_VECTORS;
 #if TRANS_B == 0 /* r: k within the tile, c: n vector */
     plan.global_b[l] = r * ldb + min(n0 / VEC + c, (N + VEC - 1) / VEC - 1) * VEC;
     plan.local_b[l] = r * (RB_B_STRIDE / VEC) + c; /* vector index */

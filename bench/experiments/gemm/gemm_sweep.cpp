@@ -20,6 +20,10 @@
 //   --no-peer          skip CLBlast
 //   --filter TEXT      only configurations whose text contains TEXT
 //   --seed N
+//   --verbose          print each correctness check before it runs
+//   --time-limit S     stop starting measurements after S seconds (the summary and JSON still come out)
+//   --dry-run          only check the plan's configurations against the device limits (or the ones given
+//                      with --assume-local BYTES --assume-wg N) and list the programs it would build
 // Device: TILECL_PLATFORM / TILECL_DEVICE (index or case-insensitive name substring; default first).
 // TILECL_SHOW_KERNELS=1 prints every build's options, time and log.
 #include <CL/opencl.hpp>
@@ -873,8 +877,10 @@ struct Options {
   std::string kernels = std::string(TILECL_SOURCE_DIR) + "/kernels";
   std::string plan, json, dtype = "float", filter;
   std::vector<std::string> configs, shapes;
-  bool test = false, tiny = false, peer = true;
+  bool test = false, tiny = false, peer = true, verbose = false, dry_run = false;
+  std::size_t assume_local = 0, assume_wg = 0;
   int reps = 5, warmup = 1, jobs = 4;
+  double time_limit = 0;
   std::uint64_t seed = 12345;
 };
 
@@ -945,6 +951,11 @@ double measure_copy_gbps(DeviceContext& d) {
 
 template <typename T>
 int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
+  const auto sweep_start = Clock::now();
+  auto out_of_time = [&] {
+    return opt.time_limit > 0 &&
+           std::chrono::duration<double>(Clock::now() - sweep_start).count() > opt.time_limit;
+  };
   ProgramCache programs;
   programs.dev = &d;
   programs.source = read_file(opt.kernels + "/common.clh") + "\n" + read_file(opt.kernels + "/gemm.cl");
@@ -960,6 +971,19 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
     entries.push_back(e);
     const std::string why = check_config(e.config, d, elem);
     if (!why.empty()) invalid[e.config.text] = why;
+  }
+  if (opt.dry_run) {
+    std::set<std::string> needed;
+    for (const auto& e : entries) {
+      const bool bad = invalid.count(e.config.text);
+      std::printf("%-8s %-7s %s%s%s\n", bad ? "INVALID" : "valid", e.set.c_str(), e.config.text.c_str(), bad ? "  -- " : "",
+                  bad ? invalid[e.config.text].c_str() : "");
+      if (bad) continue;
+      for (const auto& s : verify_shapes_for(plan, e.config)) needed.insert(runner.options_for(e.config, parse_shape(s)));
+      for (const auto& s : plan.shape_sets[e.set]) needed.insert(runner.options_for(e.config, parse_shape(s)));
+    }
+    std::printf("# %zu configurations, %zu invalid, %zu programs to build\n", entries.size(), invalid.size(), needed.size());
+    return invalid.empty() ? 0 : 1;
   }
   {
     std::vector<std::string> needed;
@@ -982,6 +1006,10 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
   for (const auto& e : entries) {
     const Config& c = e.config;
     if (verdict.count(c.text)) continue;
+    if (out_of_time()) {
+      verdict[c.text] = "skipped: time limit";
+      continue;
+    }
     if (invalid.count(c.text)) {
       verdict[c.text] = "invalid: " + invalid[c.text];
       continue;
@@ -1066,8 +1094,17 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
         r.variant = e.config.variant;
         r.shape = p.name();
         const std::string& why = verdict[e.config.text];
+        if (out_of_time()) {
+          r.status = "skipped";
+          r.detail = "time limit";
+          rep.results.push_back(r);
+          continue;
+        }
         if (!why.empty()) {
-          r.status = why.rfind("invalid", 0) == 0 ? "invalid" : why.rfind("build", 0) == 0 ? "build" : "verify";
+          r.status = why.rfind("invalid", 0) == 0   ? "invalid"
+                     : why.rfind("build", 0) == 0   ? "build"
+                     : why.rfind("skipped", 0) == 0 ? "skipped"
+                                                    : "verify";
           r.detail = why;
           rep.results.push_back(r);
           continue;
@@ -1240,6 +1277,7 @@ int run_suite(DeviceContext& d, const Options& opt) {
     double worst = 0;
     for (std::size_t i = 0; i < problems.size(); ++i) {
       const Problem& p = problems[i];
+      if (opt.verbose) std::printf("  check %s %s a=%g b=%g\n", c.text.c_str(), p.name().c_str(), p.alpha, p.beta), std::fflush(stdout);
       VerifyResult v = verify<T>(runner, c, p, opt.seed + i);
       ++total;
       worst = std::max(worst, v.max_ratio);
@@ -1282,6 +1320,11 @@ int main(int argc, char** argv) {
       else if (a == "--warmup") opt.warmup = std::stoi(value());
       else if (a == "--jobs") opt.jobs = std::stoi(value());
       else if (a == "--no-peer") opt.peer = false;
+      else if (a == "--verbose") opt.verbose = true;
+      else if (a == "--dry-run") opt.dry_run = true;
+      else if (a == "--time-limit") opt.time_limit = std::stod(value());
+      else if (a == "--assume-local") opt.assume_local = std::stoull(value());
+      else if (a == "--assume-wg") opt.assume_wg = std::stoull(value());
       else if (a == "--filter") opt.filter = value();
       else if (a == "--seed") opt.seed = std::stoull(value());
       else throw std::runtime_error("unknown option " + a + " (see the comment at the top of gemm_sweep.cpp)");
@@ -1293,6 +1336,8 @@ int main(int argc, char** argv) {
                 (unsigned long long)opt.seed);
     if (opt.dtype == "double" && !d.fp64) throw std::runtime_error("device has no fp64");
     const bool dbl = opt.dtype == "double";
+    if (opt.assume_local) d.local_mem = opt.assume_local;
+    if (opt.assume_wg) d.max_wg = opt.assume_wg;
     if (opt.test) return dbl ? run_suite<double>(d, opt) : run_suite<float>(d, opt);
     Plan plan;
     if (!opt.plan.empty()) plan = parse_plan(opt.plan);
