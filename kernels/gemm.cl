@@ -149,6 +149,9 @@
 #ifndef USE_PREFETCH
 #define USE_PREFETCH 1
 #endif
+#ifndef USE_PACKED_B
+#define USE_PACKED_B 0
+#endif
 #ifndef WG_X
 #define WG_X 32
 #endif
@@ -534,6 +537,24 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
 
 #define CPU_VN GEMM_AT_LEAST_1(WPT_N / VEC)
 
+/* Vector j of row k of this work-item's columns. With USE_PACKED_B the panel holds op(B) k-major and
+ * zero-padded, so every vector is whole; otherwise a vector that crosses N is gathered with the column
+ * clamped to N - 1 (those columns are never stored). */
+#if USE_PACKED_B
+#define CPU_B_VECTOR(k, j) GEMM_VLOADU(b_panel + (k) * WPT_N + (j) * VEC)
+#elif TRANS_B == 0
+#define CPU_B_VECTOR(k, j) (whole[j] ? GEMM_VLOADU(B + GEMM_B_INDEX(k, n0 + (j) * VEC)) : cpu_gather_b(B, ldb, k, n0 + (j) * VEC, N))
+#else
+#define CPU_B_VECTOR(k, j) cpu_gather_b(B, ldb, k, n0 + (j) * VEC, N)
+#endif
+
+inline VTYPE cpu_gather_b(const __global DTYPE* B, const int ldb, const int k, const int n, const int N) {
+  gemm_vec_t u;
+#pragma unroll
+  for (int e = 0; e < VEC; ++e) u.s[e] = B[GEMM_B_INDEX(k, min(n + e, N - 1))];
+  return u.v;
+}
+
 __kernel void gemm_cpu(const int M, const int N, const int K, const DTYPE alpha,
                        const __global DTYPE* restrict A, const ulong a_offset, const int lda,
                        const __global DTYPE* restrict B, const ulong b_offset, const int ldb,
@@ -544,54 +565,32 @@ __kernel void gemm_cpu(const int M, const int N, const int K, const DTYPE alpha,
   A += a_offset;
   B += b_offset;
   C += c_offset;
-  /* Rows past M repeat the last row; their results are not stored. */
-  int row[WPT_M];
+#if USE_PACKED_B
+  const __global DTYPE* b_panel = B + (long)get_global_id(0) * ldb;
+#else
+  int whole[CPU_VN];
 #pragma unroll
-  for (int i = 0; i < WPT_M; ++i) row[i] = min(m0 + i, M - 1);
+  for (int j = 0; j < CPU_VN; ++j) whole[j] = n0 + (j + 1) * VEC <= N;
+#endif
+  /* Rows past M repeat the last row; their results are not stored. */
+  const __global DTYPE* a_row[WPT_M];
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i) a_row[i] = A + GEMM_A_INDEX(min(m0 + i, M - 1), 0);
   VTYPE acc[WPT_M][CPU_VN];
 #pragma unroll
   for (int i = 0; i < WPT_M; ++i) {
 #pragma unroll
     for (int j = 0; j < CPU_VN; ++j) acc[i][j] = (VTYPE)0;
   }
-  if (n0 + CPU_VN * VEC <= N) {
-    for (int k = 0; k < K; ++k) {
-      VTYPE b[CPU_VN];
+  for (int k = 0; k < K; ++k) {
+    VTYPE b[CPU_VN];
 #pragma unroll
-      for (int j = 0; j < CPU_VN; ++j) {
-#if TRANS_B == 0
-        b[j] = GEMM_VLOADU(B + GEMM_B_INDEX(k, n0 + j * VEC));
-#else
-        gemm_vec_t u;
+    for (int j = 0; j < CPU_VN; ++j) b[j] = CPU_B_VECTOR(k, j);
 #pragma unroll
-        for (int e = 0; e < VEC; ++e) u.s[e] = B[GEMM_B_INDEX(k, n0 + j * VEC + e)];
-        b[j] = u.v;
-#endif
-      }
+    for (int i = 0; i < WPT_M; ++i) {
+      const VTYPE a = (VTYPE)(a_row[i][TRANS_A ? k * lda : k]);
 #pragma unroll
-      for (int i = 0; i < WPT_M; ++i) {
-        const VTYPE a = (VTYPE)(A[GEMM_A_INDEX(row[i], k)]);
-#pragma unroll
-        for (int j = 0; j < CPU_VN; ++j) acc[i][j] = mad(a, b[j], acc[i][j]);
-      }
-    }
-  } else {
-    /* Last columns: gather B with the column clamped to N - 1. */
-    for (int k = 0; k < K; ++k) {
-      VTYPE b[CPU_VN];
-#pragma unroll
-      for (int j = 0; j < CPU_VN; ++j) {
-        gemm_vec_t u;
-#pragma unroll
-        for (int e = 0; e < VEC; ++e) u.s[e] = B[GEMM_B_INDEX(k, min(n0 + j * VEC + e, N - 1))];
-        b[j] = u.v;
-      }
-#pragma unroll
-      for (int i = 0; i < WPT_M; ++i) {
-        const VTYPE a = (VTYPE)(A[GEMM_A_INDEX(row[i], k)]);
-#pragma unroll
-        for (int j = 0; j < CPU_VN; ++j) acc[i][j] = mad(a, b[j], acc[i][j]);
-      }
+      for (int j = 0; j < CPU_VN; ++j) acc[i][j] = mad(a, b[j], acc[i][j]);
     }
   }
 #pragma unroll
@@ -781,4 +780,23 @@ __kernel void gemm_pack(const int rows, const int cols, const __global DTYPE* re
   DTYPE value = 0;
   if (r < rows && c < cols) value = transpose ? src[(long)c * lds + r] : src[(long)r * lds + c];
   dst[dst_offset + (long)r * ldd + c] = value;
+}
+
+/* ---- gemm_pack_panels --------------------------------------------------------------------------- */
+
+/* op(B) (rows x cols; (r, c) at src[r * lds + c], or src[c * lds + r] with transpose) into panels of
+ * `panel` columns: element (r, p * panel + j) at dst[p * panel_stride + r * panel + j], zero where
+ * p * panel + j >= cols. One element per work-item: global = (roundup(cols, panel) rounded up to lx,
+ * roundup(rows, ly)). */
+__kernel void gemm_pack_panels(const int rows, const int cols, const __global DTYPE* restrict src,
+                               const ulong src_offset, const int lds, const int transpose, const int panel,
+                               const int panel_stride, __global DTYPE* restrict dst, const ulong dst_offset) {
+  const int c = (int)get_global_id(0);
+  const int r = (int)get_global_id(1);
+  if (r >= rows || c >= (cols + panel - 1) / panel * panel) return;
+  src += src_offset;
+  DTYPE value = 0;
+  if (c < cols) value = transpose ? src[(long)c * lds + r] : src[(long)r * lds + c];
+  const int p = c / panel;
+  dst[dst_offset + (long)p * panel_stride + (long)r * panel + (c - p * panel)] = value;
 }

@@ -185,7 +185,7 @@ const std::map<std::string, std::map<std::string, int>> kVariantDefaults = {
     {"regblock",
      {{"TILE_M", 64}, {"TILE_N", 64}, {"TILE_K", 16}, {"WPT_M", 4}, {"WPT_N", 4}, {"VEC", 4}, {"PAD", 0},
       {"USE_DOUBLE_BUFFER", 0}, {"USE_PREFETCH", 1}, {"SPLIT", 1}}},
-    {"cpu", {{"WPT_M", 4}, {"WPT_N", 16}, {"VEC", 8}, {"LOCAL_X", 8}, {"LOCAL_Y", 1}}},
+    {"cpu", {{"WPT_M", 4}, {"WPT_N", 16}, {"VEC", 8}, {"USE_PACKED_B", 0}, {"LOCAL_X", 8}, {"LOCAL_Y", 1}}},
     {"skinny_m", {{"WPT_M", 1}, {"VEC", 4}, {"WG_X", 32}, {"WG_Y", 8}, {"SPLIT", 1}}},
     {"skinny_n", {{"WPT_M", 1}, {"WPT_N", 1}, {"VEC", 4}, {"WG_X", 32}, {"WG_Y", 8}, {"SPLIT", 1}}},
 };
@@ -520,6 +520,11 @@ struct Runner {
     const std::size_t w_ld = round_up(c_cols, vec), w_stride = round_up(c_rows * w_ld, 64);
     const std::size_t w_ws = ws;
     if (slices > 1) ws += slices * w_stride;
+    // gemm_cpu with USE_PACKED_B: op(B) in k-major panels of WPT_N columns.
+    const bool panels = v == "cpu" && cfg.get("USE_PACKED_B") && K > 0;
+    const std::size_t panel = cfg.get("WPT_N", 1), panel_stride = round_up(K * panel, 64);
+    const std::size_t p_ws = ws;
+    if (panels) ws += ceil_div(kp.n, panel) * panel_stride;
     ensure_workspace(ws);
 
     Operand a = kp.a, b = kp.b, c = kp.c;
@@ -551,6 +556,22 @@ struct Runner {
                b_ws);
     }
 
+    if (panels) {
+      cl::Kernel k = kernel(opts, "gemm_pack_panels");
+      int i = 0;
+      k.setArg(i++, cl_int(K));
+      k.setArg(i++, cl_int(kp.n));
+      k.setArg(i++, kp.b.buffer);
+      k.setArg(i++, cl_ulong(kp.b.offset));
+      k.setArg(i++, cl_int(kp.b.ld));
+      k.setArg(i++, cl_int(kp.tb));
+      k.setArg(i++, cl_int(panel));
+      k.setArg(i++, cl_int(panel_stride));
+      k.setArg(i++, workspace);
+      k.setArg(i++, cl_ulong(p_ws));
+      launch(q, k, cl::NDRange(round_up(round_up(kp.n, panel), 16), round_up(K, 4)), cl::NDRange(16, 4), events);
+      b = Operand{workspace, p_ws, panel_stride};
+    }
     T alpha = T(p.alpha), beta = T(p.beta);
     Operand out = c;
     std::size_t out_stride = 0;
@@ -1193,6 +1214,8 @@ std::vector<std::string> suite_configs(bool cpu_device) {
       "regblock TILE_M=64 TILE_N=32 TILE_K=16 WPT_M=8 WPT_N=8 VEC=8 USE_DOUBLE_BUFFER=1",
       "cpu WPT_M=4 WPT_N=16 VEC=8",
       "cpu WPT_M=3 WPT_N=8 VEC=4 LOCAL_X=4 LOCAL_Y=2 SOLVE_T=1",
+      "cpu WPT_M=6 WPT_N=32 VEC=16 USE_PACKED_B=1",
+      "cpu WPT_M=2 WPT_N=4 VEC=2 USE_PACKED_B=1 LOCAL_X=0 LOCAL_Y=0",
       "skinny_m WPT_M=2 VEC=4 WG_X=8 WG_Y=4",
       "skinny_m WPT_M=1 VEC=2 WG_X=16 WG_Y=4 SPLIT=3",
       "skinny_n WPT_M=2 WPT_N=2 VEC=4 WG_X=8 WG_Y=4",
