@@ -161,6 +161,10 @@
 
 /* ---- helpers ------------------------------------------------------------------------------------ */
 
+/* The helpers hold the accumulators of their caller: they must be inlined, or the accumulators go to
+ * memory. Compilers weigh plain `inline` against code size (the unrolled tile product is large). */
+#define GEMM_INLINE inline __attribute__((always_inline))
+
 #define GEMM_AT_LEAST_1(x) ((x) > 0 ? (x) : 1)
 
 #if VEC == 1
@@ -177,7 +181,24 @@
 #define GEMM_VLOAD(pointer) (*(const __global VTYPE*)(pointer))
 #define GEMM_VSTORE(value, pointer) (*(__global VTYPE*)(pointer) = (value))
 
-/* Element access to a vector register; indices are compile-time constants after unrolling. */
+/* Element e of a vector register. e is a compile-time constant after unrolling, so the selects fold to a
+ * plain register; no private array (and no union) is involved on the hot paths. */
+#if VEC == 1
+#define GEMM_VELEM(v, e) (v)
+#elif VEC == 2
+#define GEMM_VELEM(v, e) ((e) == 0 ? (v).s0 : (v).s1)
+#elif VEC == 4
+#define GEMM_VELEM(v, e) ((e) < 2 ? ((e) == 0 ? (v).s0 : (v).s1) : ((e) == 2 ? (v).s2 : (v).s3))
+#elif VEC == 8
+#define GEMM_VELEM4(v, e) ((e) < 2 ? ((e) == 0 ? (v).s0 : (v).s1) : ((e) == 2 ? (v).s2 : (v).s3))
+#define GEMM_VELEM(v, e) ((e) < 4 ? GEMM_VELEM4((v).lo, (e)) : GEMM_VELEM4((v).hi, (e) - 4))
+#elif VEC == 16
+#define GEMM_VELEM4(v, e) ((e) < 2 ? ((e) == 0 ? (v).s0 : (v).s1) : ((e) == 2 ? (v).s2 : (v).s3))
+#define GEMM_VELEM8(v, e) ((e) < 4 ? GEMM_VELEM4((v).lo, (e)) : GEMM_VELEM4((v).hi, (e) - 4))
+#define GEMM_VELEM(v, e) ((e) < 8 ? GEMM_VELEM8((v).lo, (e)) : GEMM_VELEM8((v).hi, (e) - 8))
+#endif
+
+/* Gathers build vectors through this union (slow paths only). */
 typedef union {
   VTYPE v;
   DTYPE s[VEC];
@@ -201,7 +222,7 @@ typedef union {
 #endif
 
 /* C[index] = alpha * value + beta * C[index]; C is not read when beta == 0. */
-inline void gemm_store(__global DTYPE* c, const DTYPE value, const DTYPE alpha, const DTYPE beta) {
+GEMM_INLINE void gemm_store(__global DTYPE* c, const DTYPE value, const DTYPE alpha, const DTYPE beta) {
   if (beta == (DTYPE)0) {
     *c = alpha * value;
   } else {
@@ -210,7 +231,7 @@ inline void gemm_store(__global DTYPE* c, const DTYPE value, const DTYPE alpha, 
 }
 
 /* The VEC outputs (m, n .. n + VEC - 1). vector_ok: C + index is VEC aligned and TRANS_C == 0. */
-inline void gemm_store_vector(__global DTYPE* C, const int ldc, const int M, const int N, const int m,
+GEMM_INLINE void gemm_store_vector(__global DTYPE* C, const int ldc, const int M, const int N, const int m,
                               const int n, const VTYPE value, const DTYPE alpha, const DTYPE beta,
                               const int vector_ok) {
   if (m >= M) return;
@@ -225,11 +246,9 @@ inline void gemm_store_vector(__global DTYPE* C, const int ldc, const int M, con
     return;
   }
 #endif
-  gemm_vec_t u;
-  u.v = value;
 #pragma unroll
   for (int e = 0; e < VEC; ++e) {
-    if (n + e < N) gemm_store(C + GEMM_C_INDEX(m, n + e), u.s[e], alpha, beta);
+    if (n + e < N) gemm_store(C + GEMM_C_INDEX(m, n + e), GEMM_VELEM(value, e), alpha, beta);
   }
 }
 
@@ -344,7 +363,7 @@ typedef struct {
 } rb_plan_t;
 
 /* Global -> registers, one tile. k_left = valid K elements left from the tile's start. */
-inline void rb_load(const __global DTYPE* a_tile, const __global DTYPE* b_tile, const rb_plan_t* plan,
+GEMM_INLINE void rb_load(const __global DTYPE* a_tile, const __global DTYPE* b_tile, const rb_plan_t* plan,
                     const int k_left, VTYPE* ra, VTYPE* rb) {
 #pragma unroll
   for (int l = 0; l < RB_LOADS_A; ++l) {
@@ -356,52 +375,49 @@ inline void rb_load(const __global DTYPE* a_tile, const __global DTYPE* b_tile, 
   }
 }
 
-/* Registers -> local tile. A goes in transposed (k rows of M); B as k rows of N. */
-inline void rb_store(__local VTYPE* a_local, __local VTYPE* b_local, const rb_plan_t* plan,
+/* Registers -> local tile (buffer `buffer`). A goes in transposed (k rows of M); B as k rows of N. */
+GEMM_INLINE void rb_store(__local VTYPE* a_local, __local VTYPE* b_local, const int buffer, const rb_plan_t* plan,
                      const VTYPE* ra, const VTYPE* rb) {
+  const int a_base = buffer * (RB_A_SIZE / VEC), b_base = buffer * (RB_B_SIZE / VEC);
 #pragma unroll
   for (int l = 0; l < RB_LOADS_A; ++l) {
 #if TRANS_A == 0
     __local DTYPE* a_scalar = (__local DTYPE*)a_local;
-    gemm_vec_t u;
-    u.v = ra[l];
 #pragma unroll
-    for (int e = 0; e < VEC; ++e) a_scalar[plan->local_a[l] + e * RB_A_STRIDE] = u.s[e];
+    for (int e = 0; e < VEC; ++e) a_scalar[a_base * VEC + plan->local_a[l] + e * RB_A_STRIDE] = GEMM_VELEM(ra[l], e);
 #else
-    a_local[plan->local_a[l]] = ra[l];
+    a_local[a_base + plan->local_a[l]] = ra[l];
 #endif
   }
 #pragma unroll
   for (int l = 0; l < RB_LOADS_B; ++l) {
 #if TRANS_B == 0
-    b_local[plan->local_b[l]] = rb[l];
+    b_local[b_base + plan->local_b[l]] = rb[l];
 #else
     __local DTYPE* b_scalar = (__local DTYPE*)b_local;
-    gemm_vec_t u;
-    u.v = rb[l];
 #pragma unroll
-    for (int e = 0; e < VEC; ++e) b_scalar[plan->local_b[l] + e * RB_B_STRIDE] = u.s[e];
+    for (int e = 0; e < VEC; ++e) b_scalar[b_base * VEC + plan->local_b[l] + e * RB_B_STRIDE] = GEMM_VELEM(rb[l], e);
 #endif
   }
 }
 
-/* acc += the tile's A^T rows times its B rows. */
-inline void rb_multiply(const __local VTYPE* a_local, const __local VTYPE* b_local, const int tx,
-                        const int ty, VTYPE acc[WPT_M][RB_VN]) {
+/* acc += the A^T rows times the B rows of local buffer `buffer`. */
+GEMM_INLINE void rb_multiply(const __local VTYPE* a_local, const __local VTYPE* b_local, const int buffer,
+                        const int tx, const int ty, VTYPE acc[WPT_M][RB_VN]) {
+  const int a_base = buffer * (RB_A_SIZE / VEC) + ty, b_base = buffer * (RB_B_SIZE / VEC) + tx;
 #pragma unroll
   for (int kk = 0; kk < TILE_K; ++kk) {
-    gemm_vec_t a[RB_VM];
-    VTYPE b[RB_VN];
+    VTYPE a[RB_VM], b[RB_VN];
 #pragma unroll
-    for (int i = 0; i < RB_VM; ++i) a[i].v = a_local[kk * (RB_A_STRIDE / VEC) + i * RB_WG_Y + ty];
+    for (int i = 0; i < RB_VM; ++i) a[i] = a_local[a_base + kk * (RB_A_STRIDE / VEC) + i * RB_WG_Y];
 #pragma unroll
-    for (int j = 0; j < RB_VN; ++j) b[j] = b_local[kk * (RB_B_STRIDE / VEC) + j * RB_WG_X + tx];
+    for (int j = 0; j < RB_VN; ++j) b[j] = b_local[b_base + kk * (RB_B_STRIDE / VEC) + j * RB_WG_X];
 #pragma unroll
     for (int i = 0; i < RB_VM; ++i) {
 #pragma unroll
       for (int e = 0; e < VEC; ++e) {
 #pragma unroll
-        for (int j = 0; j < RB_VN; ++j) acc[i * VEC + e][j] = mad((VTYPE)(a[i].s[e]), b[j], acc[i * VEC + e][j]);
+        for (int j = 0; j < RB_VN; ++j) acc[i * VEC + e][j] = mad((VTYPE)(GEMM_VELEM(a[i], e)), b[j], acc[i * VEC + e][j]);
       }
     }
   }
@@ -474,7 +490,7 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
 #if USE_DOUBLE_BUFFER
   if (tiles > 0) {
     rb_load(a_tile, b_tile, &plan, k_end - k_begin, ra, rb);
-    rb_store(a_local, b_local, &plan, ra, rb);
+    rb_store(a_local, b_local, 0, &plan, ra, rb);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int t = 0; t < tiles; ++t) {
@@ -485,11 +501,8 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
       b_tile += b_step;
       rb_load(a_tile, b_tile, &plan, k_end - k_begin - (t + 1) * TILE_K, ra, rb);
     }
-    rb_multiply(a_local + current * (RB_A_SIZE / VEC), b_local + current * (RB_B_SIZE / VEC), tx, ty, acc);
-    if (more) {
-      rb_store(a_local + (1 - current) * (RB_A_SIZE / VEC), b_local + (1 - current) * (RB_B_SIZE / VEC),
-               &plan, ra, rb);
-    }
+    rb_multiply(a_local, b_local, current, tx, ty, acc);
+    if (more) rb_store(a_local, b_local, 1 - current, &plan, ra, rb);
     /* One barrier: the buffer written above is not the one being read, and a work-item can only come
      * back to overwrite this one after every work-item has passed this barrier. */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -497,24 +510,24 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
 #elif USE_PREFETCH
   if (tiles > 0) rb_load(a_tile, b_tile, &plan, k_end - k_begin, ra, rb);
   for (int t = 0; t < tiles; ++t) {
-    rb_store(a_local, b_local, &plan, ra, rb);
+    rb_store(a_local, b_local, 0, &plan, ra, rb);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (t + 1 < tiles) {
       a_tile += a_step;
       b_tile += b_step;
       rb_load(a_tile, b_tile, &plan, k_end - k_begin - (t + 1) * TILE_K, ra, rb);
     }
-    rb_multiply(a_local, b_local, tx, ty, acc);
+    rb_multiply(a_local, b_local, 0, tx, ty, acc);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 #else
   for (int t = 0; t < tiles; ++t) {
     rb_load(a_tile, b_tile, &plan, k_end - k_begin - t * TILE_K, ra, rb);
-    rb_store(a_local, b_local, &plan, ra, rb);
+    rb_store(a_local, b_local, 0, &plan, ra, rb);
     a_tile += a_step;
     b_tile += b_step;
     barrier(CLK_LOCAL_MEM_FENCE);
-    rb_multiply(a_local, b_local, tx, ty, acc);
+    rb_multiply(a_local, b_local, 0, tx, ty, acc);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 #endif
@@ -548,7 +561,7 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
 #define CPU_B_VECTOR(k, j) cpu_gather_b(B, ldb, k, n0 + (j) * VEC, N)
 #endif
 
-inline VTYPE cpu_gather_b(const __global DTYPE* B, const int ldb, const int k, const int n, const int N) {
+GEMM_INLINE VTYPE cpu_gather_b(const __global DTYPE* B, const int ldb, const int k, const int n, const int N) {
   gemm_vec_t u;
 #pragma unroll
   for (int e = 0; e < VEC; ++e) u.s[e] = B[GEMM_B_INDEX(k, min(n + e, N - 1))];
@@ -611,11 +624,9 @@ __kernel void gemm_cpu(const int M, const int N, const int K, const DTYPE alpha,
         continue;
       }
 #endif
-      gemm_vec_t u;
-      u.v = acc[i][j];
 #pragma unroll
       for (int e = 0; e < VEC; ++e) {
-        if (n + e < N) gemm_store(C + GEMM_C_INDEX(m, n + e), u.s[e], alpha, beta);
+        if (n + e < N) gemm_store(C + GEMM_C_INDEX(m, n + e), GEMM_VELEM(acc[i][j], e), alpha, beta);
       }
     }
   }
@@ -662,6 +673,7 @@ void gemm_skinny_m(const int M, const int N, const int K, const DTYPE alpha,
 #pragma unroll
     for (int i = 0; i < WPT_M; ++i) acc[i] = mad((VTYPE)(A[GEMM_A_INDEX(row[i], k)]), b, acc[i]);
   }
+#pragma unroll
   for (int i = 0; i < WPT_M; ++i) {
     partial[ly][lx] = acc[i];
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -733,13 +745,13 @@ void gemm_skinny_n(const int M, const int N, const int K, const DTYPE alpha,
       for (int j = 0; j < WPT_N; ++j) acc[i][j] = mad(a[i], b[j], acc[i][j]);
     }
   }
-  for (int i = 0; i < WPT_M; ++i) {
-    for (int j = 0; j < WPT_N; ++j) {
-      gemm_vec_t u;
-      u.v = acc[i][j];
-      DTYPE sum = u.s[0];
 #pragma unroll
-      for (int e = 1; e < VEC; ++e) sum += u.s[e];
+  for (int i = 0; i < WPT_M; ++i) {
+#pragma unroll
+    for (int j = 0; j < WPT_N; ++j) {
+      DTYPE sum = GEMM_VELEM(acc[i][j], 0);
+#pragma unroll
+      for (int e = 1; e < VEC; ++e) sum += GEMM_VELEM(acc[i][j], e);
       partial[ly][lx] = sum;
       barrier(CLK_LOCAL_MEM_FENCE);
       if (lx == 0) {
