@@ -40,9 +40,8 @@
  *   gemm_regblock    the fast GPU kernel. Work-group tile TILE_M x TILE_N, K step TILE_K; each work-item
  *                    computes WPT_M x WPT_N outputs in registers. Local memory holds A transposed
  *                    (TILE_K x TILE_M) and B (TILE_K x TILE_N), read as VEC-wide vectors; global loads
- *                    are VEC wide. Work-item (tx, ty) owns rows ((i * WG_Y + ty) * VEC + e) and columns
- *                    ((j * WG_X + tx) * VEC + e) of the tile, so local reads and C stores are contiguous
- *                    across neighbouring work-items. USE_DOUBLE_BUFFER: two local tiles, the next tile
+ *                    are VEC wide. Neighbouring work-items own neighbouring vectors of the tile, so local
+ *                    reads and C stores are contiguous across them. USE_DOUBLE_BUFFER: two local tiles, the next tile
  *                    goes global -> registers before the math and registers -> local after it, one barrier
  *                    per step. USE_PREFETCH (single buffer): the next tile is loaded into registers during
  *                    the math, two barriers per step. Neither: load, barrier, math, barrier.
@@ -50,12 +49,19 @@
  *                    loads beyond K read as zero. C is written with bounds checks (vector stores where
  *                    the tile is whole and C is VEC aligned). Needs VP for A along K (TRANS_A = 0) or
  *                    M (TRANS_A = 1), for B along N (TRANS_B = 0) or K (TRANS_B = 1).
- *                    WG_X = TILE_N / WPT_N, WG_Y = TILE_M / WPT_M (derived; reqd_work_group_size).
- *                    local = (WG_X, WG_Y, 1), global = (ceil(N / TILE_N) * WG_X, ceil(M / TILE_M) * WG_Y,
- *                    S) for S K-slices (launch-only; S = 1 unless split).
+ *                    Work-group size is derived, not a macro: RB_WG_X = TILE_N / WPT_N, RB_WG_Y = TILE_M /
+ *                    WPT_M (reqd_work_group_size). local = (RB_WG_X, RB_WG_Y, 1), global = (ceil(N /
+ *                    TILE_N) * RB_WG_X, ceil(M / TILE_M) * RB_WG_Y, S) for S K-slices (launch-only).
+ *                    Work-item (tx, ty) owns tile rows (i * RB_WG_Y + ty) * VEC + e and columns
+ *                    (j * RB_WG_X + tx) * VEC + e.
  *   gemm_cpu         CPU-friendly (PoCL): no local memory, no barriers; each work-item computes WPT_M rows
  *                    x WPT_N contiguous columns with VEC-wide accumulators over the whole K loop (the trip
  *                    count does not depend on the id). Unaligned vector loads (vloadn): no VP, any sizes.
+ *                    B is read either in place (TRANS_B = 0: rows of B, whole vectors; the vector that
+ *                    crosses N and every vector of TRANS_B = 1 are gathered, slowly) or, with
+ *                    USE_PACKED_B, from k-major panels written by gemm_pack_panels (the fast path on CPUs:
+ *                    one contiguous stream per work-item, no cache-set aliasing at power-of-two ldb, and
+ *                    TRANS_B is absorbed by the packing).
  *                    global = (roundup(ceil(N / WPT_N), lx), roundup(ceil(M / WPT_M), ly)); local (lx, ly)
  *                    launch-only (PoCL: lx * ly a multiple of 8, or NULL).
  *   gemm_skinny_m    small M (GEMV-like rows, M <= a few WPT_M): each work-item owns VEC columns and WPT_M
@@ -80,6 +86,14 @@
  *                    src_offset, lds, transpose, rows_dst, cols_dst, dst, dst_offset, ldd; with transpose,
  *                    dst(r, c) = src[c * lds + r]. One element per work-item;
  *                    global = (roundup(cols_dst, lx), roundup(rows_dst, ly)), local launch-only.
+ *   gemm_pack_panels op(B) (K x N) into k-major panels of `panel` columns for gemm_cpu with USE_PACKED_B:
+ *                    (k, p * panel + j) at dst[p * panel_stride + k * panel + j], zero past N. Arguments:
+ *                    rows (= K), cols (= N), src, src_offset, lds, transpose (= TRANS_B), panel (= WPT_N),
+ *                    panel_stride (>= K * panel; passed to gemm_cpu as ldb), dst, dst_offset.
+ *                    global = (roundup(roundup(N, panel), lx), roundup(K, ly)), local launch-only.
+ *
+ * C must not overlap A or B (the host checks). Every gemm kernel needs M, N >= 1 (the host returns early on
+ * an empty C); K may be 0.
  *
  * Macros (every one has a default; a program is built for one kernel's configuration, but the other
  * kernels of the file still compile with any values, so derived sizes are clamped to at least 1 and the
@@ -103,6 +117,8 @@
  *   USE_DOUBLE_BUFFER  0/1, gemm_regblock: two local tiles, one barrier per K step. Local memory:
  *                      (1 + USE_DOUBLE_BUFFER) * TILE_K * (TILE_M + TILE_N + 2 * pad) elements. default 0
  *   USE_PREFETCH       0/1, gemm_regblock with one buffer: register prefetch of the next tile. default 1
+ *   USE_PACKED_B       0/1, gemm_cpu: B is op(B) in k-major panels of WPT_N columns (gemm_pack_panels),
+ *                      ldb is the panel stride; TRANS_B is then ignored.                       default 0
  *   WG_X, WG_Y         gemm_skinny_m / gemm_skinny_n work-group size (their local arrays depend
  *                      on it). WG_X * WG_Y <= max work-group size.                         default 32, 8
  */

@@ -259,6 +259,7 @@ struct ProgramCache {
   std::map<std::string, std::shared_ptr<cl::Program>> programs;
   std::map<std::string, std::string> failures;  // options -> log
   std::map<std::string, double> build_seconds;
+  std::function<bool()> stop_building = [] { return false; };  // past the build deadline: build nothing new
 
   static std::string options(const Config& c, const std::string& dtype, int ta, int tb, int tc) {
     std::map<std::string, int> defs;
@@ -279,6 +280,10 @@ struct ProgramCache {
       auto it = programs.find(opts);
       if (it != programs.end()) return it->second;
       if (failures.count(opts)) return nullptr;
+      if (stop_building()) {
+        failures[opts] = "not built: time limit";
+        return nullptr;
+      }
     }
     const auto t0 = Clock::now();
     auto program = std::make_shared<cl::Program>(dev->context, source);
@@ -980,6 +985,11 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
   ProgramCache programs;
   programs.dev = &d;
   programs.source = read_file(opt.kernels + "/common.clh") + "\n" + read_file(opt.kernels + "/gemm.cl");
+  // Builds may use at most 45% of the time limit, so that timing always gets its share.
+  programs.stop_building = [&] {
+    return opt.time_limit > 0 &&
+           std::chrono::duration<double>(Clock::now() - sweep_start).count() > 0.45 * opt.time_limit;
+  };
   Runner<T> runner(&d, &programs, opt.dtype);
   Report rep;
   const std::size_t elem = sizeof(T);
@@ -1041,7 +1051,7 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
       const std::string opts = runner.options_for(c, p);
       if (!programs.get(opts)) {
         const std::string& log = programs.failures[opts];
-        why = "build: " + log.substr(0, std::min<std::size_t>(log.size(), 300));
+        why = (log.rfind("not built", 0) == 0 ? "skipped: " : "build: ") + log.substr(0, std::min<std::size_t>(log.size(), 300));
         break;
       }
       p.alpha = 1.5;
