@@ -804,6 +804,38 @@ CLBlastStatusCode clblast_gemm(const Problem& p, const Operand& a, const Operand
 // ---------------------------------------------------------------------------------------------------------
 // Results
 
+// "regblock TILE_M=128 TILE_N=128 TILE_K=16 WPT_M=8 WPT_N=8 VEC=4 ..." -> "rb T128x128x16 W8x8 V4 ...".
+std::string short_name(const std::string& text) {
+  const Config c = parse_config(text);
+  const std::map<std::string, std::string> variants = {{"naive", "nv"},    {"tiled", "ti"},    {"regblock", "rb"},
+                                                       {"cpu", "cpu"},     {"skinny_m", "sm"}, {"skinny_n", "sn"}};
+  std::map<std::string, int> given;
+  for (const auto& w : split_words(text))
+    if (auto eq = w.find('='); eq != std::string::npos) given[w.substr(0, eq)] = std::stoi(w.substr(eq + 1));
+  auto has = [&](const char* k) { return given.count(k) > 0; };
+  std::string out = variants.count(c.variant) ? variants.at(c.variant) : c.variant;
+  auto v = [&](const char* k) { return std::to_string(given[k]); };
+  if (has("TILE_M") || has("TILE_N") || has("TILE_K")) out += " T" + v("TILE_M") + "x" + v("TILE_N") + "x" + v("TILE_K");
+  if (has("TILE")) out += " T" + v("TILE");
+  if (has("WPT_M") && has("WPT_N")) out += " W" + v("WPT_M") + "x" + v("WPT_N");
+  else if (has("WPT_M")) out += " W" + v("WPT_M");
+  else if (has("WPT_N")) out += " Wn" + v("WPT_N");
+  if (has("WG_X") || has("WG_Y")) out += " G" + v("WG_X") + "x" + v("WG_Y");
+  if (has("LOCAL_X") || has("LOCAL_Y")) out += " L" + v("LOCAL_X") + "x" + v("LOCAL_Y");
+  const std::vector<std::pair<const char*, const char*>> flags = {
+      {"VEC", "V"}, {"PAD", "P"}, {"USE_DOUBLE_BUFFER", "DB"}, {"USE_PREFETCH", "PF"}, {"USE_PACKED_B", "PB"},
+      {"SPLIT", "S"}, {"SOLVE_T", "ST"}};
+  for (const auto& [k, abbr] : flags)
+    if (has(k)) out += std::string(" ") + abbr + v(k);
+  for (const auto& [k, val] : given) {  // anything else, verbatim
+    static const std::set<std::string> known = {"TILE_M", "TILE_N", "TILE_K", "TILE", "WPT_M", "WPT_N", "WG_X", "WG_Y",
+                                                "LOCAL_X", "LOCAL_Y", "VEC", "PAD", "USE_DOUBLE_BUFFER",
+                                                "USE_PREFETCH", "USE_PACKED_B", "SPLIT", "SOLVE_T"};
+    if (!known.count(k)) out += " " + k + "=" + std::to_string(val);
+  }
+  return out;
+}
+
 struct Result {
   std::string config, variant, shape, status;  // status: ok | invalid | build | verify | error
   std::string detail;
@@ -1190,9 +1222,10 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
     }
   }
 
-  // Compact summary: per shape, the peer and the best 6 configurations; then the failures.
-  std::printf("\n==== summary (%s, %s, %s) copy %.0f GB/s ====\n", d.name.c_str(), d.driver.c_str(), opt.dtype.c_str(),
-              rep.copy_gbps);
+  // Compact summary (the part that must survive a 12,000-character output tail): per shape, the peer and
+  // the best configurations in short notation; then one line per configuration that did not run.
+  std::printf("\n==== summary: %s | %s | %s | copy %.0f GB/s | ratio = CLBlast wall / ours wall ====\n",
+              d.name.c_str(), d.driver.c_str(), opt.dtype.c_str(), rep.copy_gbps);
   std::vector<std::string> shapes;
   for (const auto& r : rep.results)
     if (std::find(shapes.begin(), shapes.end(), r.shape) == shapes.end()) shapes.push_back(r.shape);
@@ -1202,22 +1235,21 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
       if (r.shape == s && r.status == "ok") ok.push_back(&r);
     std::sort(ok.begin(), ok.end(), [](const Result* a, const Result* b) { return a->event_ms < b->event_ms; });
     const auto pi = rep.peers.find(s);
-    std::printf("%s  peer: %s\n", s.c_str(),
-                pi == rep.peers.end() ? "-"
-                                      : (std::to_string(int(pi->second.gflops)) + " GFLOP/s (" +
-                                         std::to_string(pi->second.wall_ms) + " ms)")
-                                            .c_str());
-    for (std::size_t i = 0; i < ok.size() && i < 6; ++i)
-      std::printf("  %8.1f GFLOP/s %6.1f GB/s %8.3f ms x%.2f  %s\n", ok[i]->gflops, ok[i]->gbps, ok[i]->event_ms,
-                  ok[i]->ratio, ok[i]->config.c_str());
+    if (pi == rep.peers.end() || pi->second.status != "ok") {
+      std::printf("%s  CLBlast -\n", s.c_str());
+    } else {
+      std::printf("%s  CLBlast %.1f GFLOP/s %.3f ms\n", s.c_str(), pi->second.gflops, pi->second.wall_ms);
+    }
+    const std::size_t top = shapes.size() <= 4 ? 8 : 5;
+    for (std::size_t i = 0; i < ok.size() && i < top; ++i)
+      std::printf("  %9.1f %7.1fGB/s %8.3fms x%.2f %s\n", ok[i]->gflops, ok[i]->gbps, ok[i]->event_ms, ok[i]->ratio,
+                  short_name(ok[i]->config).c_str());
   }
-  int failed = 0;
   std::set<std::string> reported;
   for (const auto& r : rep.results) {
-    if (r.status == "ok" || reported.count(r.config + r.status)) continue;
-    reported.insert(r.config + r.status);
-    ++failed;
-    std::printf("  %s: %s  %s\n", r.status.c_str(), r.config.c_str(), r.detail.substr(0, 160).c_str());
+    if (r.status == "ok" || reported.count(r.config)) continue;
+    reported.insert(r.config);
+    std::printf("  %s: %s %s\n", r.status.c_str(), short_name(r.config).c_str(), r.detail.substr(0, 100).c_str());
   }
   if (!opt.json.empty()) {
     write_json(opt.json, rep, d, opt.dtype);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# ptx_check.sh [PLAN] : compile every configuration of a sweep plan for NVPTX with clang-15 + libclc-15
+# [DTYPE=double] ptx_check.sh [PLAN] : compile every configuration of a sweep plan for NVPTX with clang-15 + libclc-15
 # (apt: clang-15 libclc-15) and report, for the kernel the configuration uses, whether it calls
 # functions (not inlined) or uses a stack frame (private arrays spilled to local memory). A stand-in for
 # NVIDIA's compiler, which is not available here: it catches structural problems (accumulators left in
@@ -21,7 +21,7 @@ while read -r word set variant rest; do
   done
   for t in "-DTRANS_A=0 -DTRANS_B=0" "-DTRANS_A=1 -DTRANS_B=1"; do
     if ! clang-15 -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -target nvptx64-nvidia-nvcl -march=sm_80 \
-         -O3 -S -Xclang -mlink-builtin-bitcode -Xclang "$clc" -o "$ptx" "$src" $defs $t 2>/dev/null; then
+         -O3 -S -Xclang -mlink-builtin-bitcode -Xclang "$clc" -o "$ptx" "$src" -DDTYPE=${DTYPE:-float} $defs $t 2>/dev/null; then
       echo "COMPILE FAILED: $variant $rest $t"; bad=1; continue
     fi
     body=$(awk -v k="gemm_$variant" '$0 ~ "^.entry "k"\\(" {p=1} p && /^}/ {print; exit} p' "$ptx")
