@@ -270,6 +270,10 @@ struct ProgramCache {
     defs["TRANS_C"] = tc;
     std::string o = "-DDTYPE=" + dtype;
     for (const auto& [k, v] : defs) o += " -D" + k + "=" + std::to_string(v);
+    // Only the kernel this configuration launches (plus the small helpers): faster builds.
+    std::string variant = c.variant;
+    for (auto& ch : variant) ch = char(std::toupper((unsigned char)ch));
+    o += " -DGEMM_VARIANT=GEMM_" + variant;
     return o;
   }
 

@@ -19,9 +19,10 @@ while read -r word set variant rest; do
   for kv in $rest; do
     case "${kv%%=*}" in SPLIT|LOCAL_X|LOCAL_Y|SOLVE_T) ;; *) defs="$defs -D$kv" ;; esac
   done
+  vmacro=GEMM_$(echo "$variant" | tr a-z A-Z)
   for t in "-DTRANS_A=0 -DTRANS_B=0" "-DTRANS_A=1 -DTRANS_B=1"; do
     if ! clang-15 -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -target nvptx64-nvidia-nvcl -march=sm_80 \
-         -O3 -S -Xclang -mlink-builtin-bitcode -Xclang "$clc" -o "$ptx" "$src" -DDTYPE=${DTYPE:-float} $defs $t 2>/dev/null; then
+         -O3 -S -Xclang -mlink-builtin-bitcode -Xclang "$clc" -o "$ptx" "$src" -DDTYPE=${DTYPE:-float} -DGEMM_VARIANT=$vmacro $defs $t 2>/dev/null; then
       echo "COMPILE FAILED: $variant $rest $t"; bad=1; continue
     fi
     body=$(awk -v k="gemm_$variant" '$0 ~ "^.entry "k"\\(" {p=1} p && /^}/ {print; exit} p' "$ptx")
