@@ -21,6 +21,7 @@
 //   --filter TEXT      only configurations whose text contains TEXT
 //   --seed N
 //   --verbose          print each correctness check before it runs
+//   --peak-gflops X    the device's arithmetic peak, for the % of peak column (e.g. 66900 for an H200, FP32)
 //   --time-limit S     stop starting measurements after S seconds (the summary and JSON still come out)
 //   --dry-run          only check the plan's configurations against the device limits (or the ones given
 //                      with --assume-local BYTES --assume-wg N) and list the programs it would build
@@ -845,6 +846,7 @@ struct Result {
   std::string detail;
   double event_ms = 0, wall_ms = 0, gflops = 0, gbps = 0, peer_ms = 0, peer_gflops = 0, ratio = 0;
   double spot_ratio = 0;
+  double pct_copy = 0, pct_peak = 0;  // GB/s vs device copy bandwidth; GFLOP/s vs --peak-gflops
   int runs = 0;
 };
 
@@ -874,7 +876,8 @@ void write_json(const std::string& path, const Report& rep, const DeviceContext&
         << json_escape(r.detail) << "\", \"event_ms\": " << r.event_ms << ", \"wall_ms\": " << r.wall_ms
         << ", \"runs\": " << r.runs << ", \"gflops\": " << r.gflops << ", \"gbps\": " << r.gbps
         << ", \"peer_wall_ms\": " << r.peer_ms << ", \"peer_gflops\": " << r.peer_gflops
-        << ", \"speedup_vs_peer\": " << r.ratio << ", \"spot_check_ratio\": " << r.spot_ratio << "}";
+        << ", \"speedup_vs_peer\": " << r.ratio << ", \"pct_of_copy_bandwidth\": " << r.pct_copy
+        << ", \"pct_of_peak\": " << r.pct_peak << ", \"spot_check_ratio\": " << r.spot_ratio << "}";
     first = false;
   }
   out << "\n  ]\n}\n";
@@ -942,7 +945,7 @@ struct Options {
   bool test = false, tiny = false, peer = true, verbose = false, dry_run = false;
   std::size_t assume_local = 0, assume_wg = 0;
   int reps = 5, warmup = 1, jobs = 4;
-  double time_limit = 0;
+  double time_limit = 0, peak_gflops = 0;
   std::uint64_t seed = 12345;
 };
 
@@ -1217,6 +1220,8 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
           r.runs = t.runs;
           r.gflops = p.flops() / (t.event_ms * 1e-3) * 1e-9;
           r.gbps = bytes / (t.event_ms * 1e-3) * 1e-9;
+          r.pct_copy = rep.copy_gbps > 0 ? 100.0 * r.gbps / rep.copy_gbps : 0;
+          r.pct_peak = opt.peak_gflops > 0 ? 100.0 * r.gflops / opt.peak_gflops : 0;
           r.spot_ratio = spot_check(d, data, opt.seed + 5);
           r.status = r.spot_ratio <= 1 ? "ok" : "wrong";
           if (pr && pr->status == "ok") {
@@ -1232,8 +1237,9 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
           r.detail = ex.what();
         }
         rep.results.push_back(r);
-        std::printf("%-44s %-18s %9.3f ms %9.1f GFLOP/s %7.1f GB/s x%.2f %s\n", r.config.substr(0, 44).c_str(),
-                    r.shape.c_str(), r.event_ms, r.gflops, r.gbps, r.ratio, r.status.c_str());
+        std::printf("%-44s %-18s %9.3f ms %9.1f GFLOP/s %7.1f GB/s %5.1f%%bw %5.1f%%pk x%.2f %s\n",
+                    r.config.substr(0, 44).c_str(), r.shape.c_str(), r.event_ms, r.gflops, r.gbps, r.pct_copy,
+                    r.pct_peak, r.ratio, r.status.c_str());
         std::fflush(stdout);
       }
     }
@@ -1241,8 +1247,8 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
 
   // Compact summary (the part that must survive a 12,000-character output tail): per shape, the peer and
   // the best configurations in short notation; then one line per configuration that did not run.
-  std::printf("\n==== summary: %s | %s | %s | copy %.0f GB/s | ratio = CLBlast wall / ours wall ====\n",
-              d.name.c_str(), d.driver.c_str(), opt.dtype.c_str(), rep.copy_gbps);
+  std::printf("\n==== summary: %s | %s | %s | copy %.0f GB/s | peak %.0f GFLOP/s | x = CLBlast wall / ours wall ====\n",
+              d.name.c_str(), d.driver.c_str(), opt.dtype.c_str(), rep.copy_gbps, opt.peak_gflops);
   std::vector<std::string> shapes;
   for (const auto& r : rep.results)
     if (std::find(shapes.begin(), shapes.end(), r.shape) == shapes.end()) shapes.push_back(r.shape);
@@ -1259,8 +1265,8 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
     }
     const std::size_t top = shapes.size() <= 4 ? 8 : 5;
     for (std::size_t i = 0; i < ok.size() && i < top; ++i)
-      std::printf("  %9.1f %7.1fGB/s %8.3fms x%.2f %s\n", ok[i]->gflops, ok[i]->gbps, ok[i]->event_ms, ok[i]->ratio,
-                  short_name(ok[i]->config).c_str());
+      std::printf("  %9.1f %3.0f%%pk %7.1fGB/s %3.0f%%bw %8.3fms x%.2f %s\n", ok[i]->gflops, ok[i]->pct_peak,
+                  ok[i]->gbps, ok[i]->pct_copy, ok[i]->event_ms, ok[i]->ratio, short_name(ok[i]->config).c_str());
   }
   std::set<std::string> reported;
   for (const auto& r : rep.results) {
@@ -1432,6 +1438,7 @@ int main(int argc, char** argv) {
       else if (a == "--verbose") opt.verbose = true;
       else if (a == "--dry-run") opt.dry_run = true;
       else if (a == "--time-limit") opt.time_limit = std::stod(value());
+      else if (a == "--peak-gflops") opt.peak_gflops = std::stod(value());
       else if (a == "--assume-local") opt.assume_local = std::stoull(value());
       else if (a == "--assume-wg") opt.assume_wg = std::stoull(value());
       else if (a == "--filter") opt.filter = value();
