@@ -117,6 +117,11 @@
  *   USE_DOUBLE_BUFFER  0/1, gemm_regblock: two local tiles, one barrier per K step. Local memory:
  *                      (1 + USE_DOUBLE_BUFFER) * TILE_K * (TILE_M + TILE_N + 2 * pad) elements. default 0
  *   USE_PREFETCH       0/1, gemm_regblock with one buffer: register prefetch of the next tile. default 1
+ *   WARP_N             gemm_regblock: 0 keeps work-item (lid0, lid1) at grid place (tx, ty); 4, 8 or 16
+ *                      rearranges each 32 consecutive work-items (a warp on NVIDIA) into WARP_N x
+ *                      (32 / WARP_N) places, so a warp reads fewer distinct local vectors of A and B per
+ *                      step. Needs RB_WG_X % WARP_N == 0, RB_WG_Y % (32 / WARP_N) == 0 and a work-group
+ *                      size that is a multiple of 32.                                             default 0
  *   USE_PACKED_B       0/1, gemm_cpu: B is op(B) in k-major panels of WPT_N columns (gemm_pack_panels),
  *                      ldb is the panel stride; TRANS_B is then ignored.                       default 0
  *   WG_X, WG_Y         gemm_skinny_m / gemm_skinny_n work-group size (their local arrays depend
@@ -169,6 +174,9 @@
 #endif
 #ifndef USE_PREFETCH
 #define USE_PREFETCH 1
+#endif
+#ifndef WARP_N
+#define WARP_N 0
 #endif
 #ifndef USE_PACKED_B
 #define USE_PACKED_B 0
@@ -473,9 +481,20 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
                    const int k_slice, const ulong c_slice_stride) {
   __local VTYPE a_local[RB_BUFFERS * RB_A_SIZE / VEC];
   __local VTYPE b_local[RB_BUFFERS * RB_B_SIZE / VEC];
+  const int tid = (int)get_local_id(1) * RB_WG_X + (int)get_local_id(0);
+  /* (tx, ty): the work-item's place in the grid of output vectors. Loads use tid only. */
+#if WARP_N > 0
+  /* Each group of 32 consecutive work-items covers WARP_N x (32 / WARP_N) work-items of that grid, so it
+   * reads fewer distinct local vectors per step than two full rows of RB_WG_X would. */
+  const int warp = tid / 32, lane = tid - warp * 32; /* x - (x / d) * d, not x % d: see the load plan */
+  const int warp_row = warp / (RB_WG_X / WARP_N), warp_col = warp - warp_row * (RB_WG_X / WARP_N);
+  const int lane_row = lane / WARP_N, lane_col = lane - lane_row * WARP_N;
+  const int tx = warp_col * WARP_N + lane_col;
+  const int ty = warp_row * (32 / WARP_N) + lane_row;
+#else
   const int tx = (int)get_local_id(0);
   const int ty = (int)get_local_id(1);
-  const int tid = ty * RB_WG_X + tx;
+#endif
   const int n0 = (int)get_group_id(0) * TILE_N;
   const int m0 = (int)get_group_id(1) * TILE_M;
   const int k_begin = (int)get_group_id(2) * k_slice;
@@ -491,6 +510,8 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
 #pragma unroll
   for (int l = 0; l < RB_LOADS_A; ++l) {
     const int v = tid + l * RB_THREADS;
+    /* c = v - r * X rather than v % X: same code, and oclgrind's uninitialized-value checker cannot
+     * follow the `freeze` that LLVM emits for a div/rem pair. */
     const int r = v / RB_A_ROW_VECTORS, c = v - r * RB_A_ROW_VECTORS;
 #if TRANS_A == 0 /* r: m within the tile, c: k vector */
     plan.global_a[l] = min(m0 + r, M - 1) * lda + c * VEC;

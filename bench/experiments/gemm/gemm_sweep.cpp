@@ -185,7 +185,7 @@ const std::map<std::string, std::map<std::string, int>> kVariantDefaults = {
     {"tiled", {{"TILE", 16}, {"PAD", 1}}},
     {"regblock",
      {{"TILE_M", 64}, {"TILE_N", 64}, {"TILE_K", 16}, {"WPT_M", 4}, {"WPT_N", 4}, {"VEC", 4}, {"PAD", 0},
-      {"USE_DOUBLE_BUFFER", 0}, {"USE_PREFETCH", 1}, {"SPLIT", 1}}},
+      {"USE_DOUBLE_BUFFER", 0}, {"USE_PREFETCH", 1}, {"WARP_N", 0}, {"SPLIT", 1}}},
     {"cpu", {{"WPT_M", 4}, {"WPT_N", 16}, {"VEC", 8}, {"USE_PACKED_B", 0}, {"LOCAL_X", 8}, {"LOCAL_Y", 1}}},
     {"skinny_m", {{"WPT_M", 1}, {"VEC", 4}, {"WG_X", 32}, {"WG_Y", 8}, {"SPLIT", 1}}},
     {"skinny_n", {{"WPT_M", 1}, {"WPT_N", 1}, {"VEC", 4}, {"WG_X", 32}, {"WG_Y", 8}, {"SPLIT", 1}}},
@@ -241,6 +241,9 @@ std::string check_config(const Config& c, const DeviceContext& d, std::size_t el
     const int pad = (c.get("PAD") + vec - 1) / vec * vec;
     const std::size_t local = std::size_t(1 + c.get("USE_DOUBLE_BUFFER")) * tk * (tm + tn + 2 * pad) * elem;
     if (local > d.local_mem) return "local memory";
+    if (const int w = c.get("WARP_N"); w) {
+      if (32 % w || (tn / wn) % w || (tm / wm) % (32 / w) || threads % 32) return "WARP_N does not fit the work-group";
+    }
   } else if (c.variant == "cpu") {
     if (c.get("WPT_N") % vec) return "WPT_N % VEC";
   } else if (c.variant == "skinny_m" || c.variant == "skinny_n") {
@@ -828,14 +831,14 @@ std::string short_name(const std::string& text) {
   if (has("WG_X") || has("WG_Y")) out += " G" + v("WG_X") + "x" + v("WG_Y");
   if (has("LOCAL_X") || has("LOCAL_Y")) out += " L" + v("LOCAL_X") + "x" + v("LOCAL_Y");
   const std::vector<std::pair<const char*, const char*>> flags = {
-      {"VEC", "V"}, {"PAD", "P"}, {"USE_DOUBLE_BUFFER", "DB"}, {"USE_PREFETCH", "PF"}, {"USE_PACKED_B", "PB"},
+      {"VEC", "V"}, {"PAD", "P"}, {"USE_DOUBLE_BUFFER", "DB"}, {"USE_PREFETCH", "PF"}, {"WARP_N", "WN"}, {"USE_PACKED_B", "PB"},
       {"SPLIT", "S"}, {"SOLVE_T", "ST"}};
   for (const auto& [k, abbr] : flags)
     if (has(k)) out += std::string(" ") + abbr + v(k);
   for (const auto& [k, val] : given) {  // anything else, verbatim
     static const std::set<std::string> known = {"TILE_M", "TILE_N", "TILE_K", "TILE", "WPT_M", "WPT_N", "WG_X", "WG_Y",
                                                 "LOCAL_X", "LOCAL_Y", "VEC", "PAD", "USE_DOUBLE_BUFFER",
-                                                "USE_PREFETCH", "USE_PACKED_B", "SPLIT", "SOLVE_T"};
+                                                "USE_PREFETCH", "WARP_N", "USE_PACKED_B", "SPLIT", "SOLVE_T"};
     if (!known.count(k)) out += " " + k + "=" + std::to_string(val);
   }
   return out;
@@ -1295,6 +1298,8 @@ std::vector<std::string> suite_configs(bool cpu_device) {
       "regblock TILE_M=16 TILE_N=32 TILE_K=8 WPT_M=2 WPT_N=4 VEC=2 PAD=2 USE_PREFETCH=1 SPLIT=3",
       "regblock TILE_M=16 TILE_N=16 TILE_K=4 WPT_M=2 WPT_N=2 VEC=1 PAD=1 USE_DOUBLE_BUFFER=1 SOLVE_T=1",
       "regblock TILE_M=64 TILE_N=32 TILE_K=16 WPT_M=8 WPT_N=8 VEC=8 USE_DOUBLE_BUFFER=1",
+      "regblock TILE_M=64 TILE_N=64 TILE_K=16 WPT_M=4 WPT_N=4 VEC=4 USE_DOUBLE_BUFFER=1 WARP_N=8",
+      "regblock TILE_M=32 TILE_N=64 TILE_K=16 WPT_M=2 WPT_N=4 VEC=2 USE_PREFETCH=1 WARP_N=4 SPLIT=2",
       "cpu WPT_M=4 WPT_N=16 VEC=8",
       "cpu WPT_M=3 WPT_N=8 VEC=4 LOCAL_X=4 LOCAL_Y=2 SOLVE_T=1",
       "cpu WPT_M=6 WPT_N=32 VEC=16 USE_PACKED_B=1",
@@ -1332,10 +1337,18 @@ int run_suite(DeviceContext& d, const Options& opt) {
         {29, 37, 0, 1, 0.5, 1, 1},     {31, 33, 200, 1, 0, 4, 4}, {40, 48, 33, 0, 2, 0, 0},
     };
   }
+  int build_failures = 0;
   std::vector<Config> configs;
   for (const auto& text : suite_configs(d.is_cpu)) {
     if (!opt.filter.empty() && text.find(opt.filter) == std::string::npos) continue;
-    configs.push_back(parse_config(text));
+    Config c = parse_config(text);
+    const std::string why = check_config(c, d, sizeof(T));
+    if (!why.empty()) {  // a suite entry must be a legal configuration
+      std::printf("INVALID %s: %s\n", text.c_str(), why.c_str());
+      ++build_failures;
+      continue;
+    }
+    configs.push_back(c);
   }
   std::vector<Problem> problems;
   std::size_t rot = 0;
@@ -1366,7 +1379,6 @@ int run_suite(DeviceContext& d, const Options& opt) {
       ++rot;
     }
   }
-  int build_failures = 0;
   // The file must compile with no options at all (every macro has a default), and in double.
   for (const std::string o : {"", "-DDTYPE=double"}) {
     if (o == "-DDTYPE=double" && !d.fp64) continue;
