@@ -272,8 +272,8 @@ GEMM_INLINE void gemm_store(__global DTYPE* c, const DTYPE value, const DTYPE al
 
 /* The VEC outputs (m, n .. n + VEC - 1). vector_ok: C + index is VEC aligned and TRANS_C == 0. */
 GEMM_INLINE void gemm_store_vector(__global DTYPE* C, const int ldc, const int M, const int N, const int m,
-                              const int n, const VTYPE value, const DTYPE alpha, const DTYPE beta,
-                              const int vector_ok) {
+                                   const int n, const VTYPE value, const DTYPE alpha, const DTYPE beta,
+                                   const int vector_ok) {
   if (m >= M) return;
 #if TRANS_C == 0
   if (vector_ok && n + VEC <= N) {
@@ -414,7 +414,7 @@ typedef struct {
 
 /* Global -> registers, one tile. k_left = valid K elements left from the tile's start. */
 GEMM_INLINE void rb_load(const __global DTYPE* a_tile, const __global DTYPE* b_tile, const rb_plan_t* plan,
-                    const int k_left, VTYPE* ra, VTYPE* rb) {
+                         const int k_left, VTYPE* ra, VTYPE* rb) {
 #pragma unroll
   for (int l = 0; l < RB_LOADS_A; ++l) {
     ra[l] = plan->k_a[l] < k_left ? GEMM_VLOAD(a_tile + plan->global_a[l]) : (VTYPE)0;
@@ -426,8 +426,8 @@ GEMM_INLINE void rb_load(const __global DTYPE* a_tile, const __global DTYPE* b_t
 }
 
 /* Registers -> local tile (buffer `buffer`). A goes in transposed (k rows of M); B as k rows of N. */
-GEMM_INLINE void rb_store(__local VTYPE* a_local, __local VTYPE* b_local, const int buffer, const rb_plan_t* plan,
-                     const VTYPE* ra, const VTYPE* rb) {
+GEMM_INLINE void rb_store(__local VTYPE* a_local, __local VTYPE* b_local, const int buffer,
+                          const rb_plan_t* plan, const VTYPE* ra, const VTYPE* rb) {
   const int a_base = buffer * (RB_A_SIZE / VEC), b_base = buffer * (RB_B_SIZE / VEC);
 #pragma unroll
   for (int l = 0; l < RB_LOADS_A; ++l) {
@@ -453,7 +453,7 @@ GEMM_INLINE void rb_store(__local VTYPE* a_local, __local VTYPE* b_local, const 
 
 /* acc += the A^T rows times the B rows of local buffer `buffer`. */
 GEMM_INLINE void rb_multiply(const __local VTYPE* a_local, const __local VTYPE* b_local, const int buffer,
-                        const int tx, const int ty, VTYPE acc[WPT_M][RB_VN]) {
+                             const int tx, const int ty, VTYPE acc[WPT_M][RB_VN]) {
   const int a_base = buffer * (RB_A_SIZE / VEC) + ty, b_base = buffer * (RB_B_SIZE / VEC) + tx;
 #pragma unroll
   for (int kk = 0; kk < TILE_K; ++kk) {
@@ -467,7 +467,9 @@ GEMM_INLINE void rb_multiply(const __local VTYPE* a_local, const __local VTYPE* 
 #pragma unroll
       for (int e = 0; e < VEC; ++e) {
 #pragma unroll
-        for (int j = 0; j < RB_VN; ++j) acc[i * VEC + e][j] = mad((VTYPE)(GEMM_VELEM(a[i], e)), b[j], acc[i * VEC + e][j]);
+        for (int j = 0; j < RB_VN; ++j) {
+          acc[i * VEC + e][j] = mad((VTYPE)(GEMM_VELEM(a[i], e)), b[j], acc[i * VEC + e][j]);
+        }
       }
     }
   }
@@ -623,12 +625,14 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
 #if USE_PACKED_B
 #define CPU_B_VECTOR(k, j) GEMM_VLOADU(b_panel + (k) * WPT_N + (j) * VEC)
 #elif TRANS_B == 0
-#define CPU_B_VECTOR(k, j) (whole[j] ? GEMM_VLOADU(B + GEMM_B_INDEX(k, n0 + (j) * VEC)) : cpu_gather_b(B, ldb, k, n0 + (j) * VEC, N))
+#define CPU_B_VECTOR(k, j) \
+  (whole[j] ? GEMM_VLOADU(B + GEMM_B_INDEX(k, n0 + (j) * VEC)) : cpu_gather_b(B, ldb, k, n0 + (j) * VEC, N))
 #else
 #define CPU_B_VECTOR(k, j) cpu_gather_b(B, ldb, k, n0 + (j) * VEC, N)
 #endif
 
-GEMM_INLINE VTYPE cpu_gather_b(const __global DTYPE* B, const int ldb, const int k, const int n, const int N) {
+GEMM_INLINE VTYPE cpu_gather_b(const __global DTYPE* B, const int ldb, const int k, const int n,
+                               const int N) {
   gemm_vec_t u;
 #pragma unroll
   for (int e = 0; e < VEC; ++e) u.s[e] = B[GEMM_B_INDEX(k, min(n + e, N - 1))];

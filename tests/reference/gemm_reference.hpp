@@ -45,17 +45,14 @@ inline std::size_t required_elements(Layout layout, Extent e, std::size_t ld) {
 
 // op(X)(i, j) for a stored matrix X.
 template <typename T>
-inline double op_element(Layout layout, Transpose trans, const T* x, std::size_t ld, std::size_t i,
-                         std::size_t j) {
-  return trans == Transpose::No ? double(x[matrix_index(layout, i, j, ld)])
-                                : double(x[matrix_index(layout, j, i, ld)]);
+inline double op_element(Layout layout, Transpose trans, const T* x, std::size_t ld, std::size_t i, std::size_t j) {
+  return trans == Transpose::No ? double(x[matrix_index(layout, i, j, ld)]) : double(x[matrix_index(layout, j, i, ld)]);
 }
 
 // sum_p op(A)(i, p) * op(B)(p, j) in double, and sum_p |op(A)(i, p) * op(B)(p, j)| in *magnitude.
 template <typename T>
-double gemm_dot(Layout layout, Transpose trans_a, Transpose trans_b, std::size_t i, std::size_t j,
-                std::size_t k, const T* a, std::size_t lda, const T* b, std::size_t ldb,
-                double* magnitude = nullptr) {
+double gemm_dot(Layout layout, Transpose trans_a, Transpose trans_b, std::size_t i, std::size_t j, std::size_t k,
+                const T* a, std::size_t lda, const T* b, std::size_t ldb, double* magnitude = nullptr) {
   double sum = 0, mag = 0;
   for (std::size_t p = 0; p < k; ++p) {
     const double prod = op_element(layout, trans_a, a, lda, i, p) * op_element(layout, trans_b, b, ldb, p, j);
@@ -70,8 +67,8 @@ double gemm_dot(Layout layout, Transpose trans_a, Transpose trans_b, std::size_t
 // |alpha| * sum |a b| + |beta| * |c| that bounds the rounding error (in C's layout, ld = ldc).
 template <typename T>
 void gemm(Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m, std::size_t n, std::size_t k,
-          double alpha, const T* a, std::size_t lda, const T* b, std::size_t ldb, double beta, T* c,
-          std::size_t ldc, std::vector<double>* magnitude = nullptr) {
+          double alpha, const T* a, std::size_t lda, const T* b, std::size_t ldb, double beta, T* c, std::size_t ldc,
+          std::vector<double>* magnitude = nullptr) {
   if (magnitude) magnitude->assign(required_elements(layout, {m, n}, ldc), 0.0);
   for (std::size_t i = 0; i < m; ++i) {
     for (std::size_t j = 0; j < n; ++j) {

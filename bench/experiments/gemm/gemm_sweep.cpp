@@ -28,7 +28,6 @@
 // Device: TILECL_PLATFORM / TILECL_DEVICE (index or case-insensitive name substring; default first).
 // TILECL_SHOW_KERNELS=1 prints every build's options, time and log.
 #include <CL/opencl.hpp>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -159,8 +158,8 @@ DeviceContext open_device() {
                                   [](const cl::Platform& p) { return p.getInfo<CL_PLATFORM_NAME>(); });
   std::vector<cl::Device> devices;
   d.platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
-  d.device = pick<cl::Device>(devices, "TILECL_DEVICE",
-                              [](const cl::Device& x) { return x.getInfo<CL_DEVICE_NAME>(); });
+  d.device =
+      pick<cl::Device>(devices, "TILECL_DEVICE", [](const cl::Device& x) { return x.getInfo<CL_DEVICE_NAME>(); });
   d.context = cl::Context(d.device);
   d.queue = cl::CommandQueue(d.context, d.device, CL_QUEUE_PROFILING_ENABLE);
   d.name = d.device.getInfo<CL_DEVICE_NAME>();
@@ -184,8 +183,17 @@ const std::map<std::string, std::map<std::string, int>> kVariantDefaults = {
     {"naive", {{"LOCAL_X", 16}, {"LOCAL_Y", 16}}},
     {"tiled", {{"TILE", 16}, {"PAD", 1}}},
     {"regblock",
-     {{"TILE_M", 64}, {"TILE_N", 64}, {"TILE_K", 16}, {"WPT_M", 4}, {"WPT_N", 4}, {"VEC", 4}, {"PAD", 0},
-      {"USE_DOUBLE_BUFFER", 0}, {"USE_PREFETCH", 1}, {"WARP_N", 0}, {"SPLIT", 1}}},
+     {{"TILE_M", 64},
+      {"TILE_N", 64},
+      {"TILE_K", 16},
+      {"WPT_M", 4},
+      {"WPT_N", 4},
+      {"VEC", 4},
+      {"PAD", 0},
+      {"USE_DOUBLE_BUFFER", 0},
+      {"USE_PREFETCH", 1},
+      {"WARP_N", 0},
+      {"SPLIT", 1}}},
     {"cpu", {{"WPT_M", 4}, {"WPT_N", 16}, {"VEC", 8}, {"USE_PACKED_B", 0}, {"LOCAL_X", 8}, {"LOCAL_Y", 1}}},
     {"skinny_m", {{"WPT_M", 1}, {"VEC", 4}, {"WG_X", 32}, {"WG_Y", 8}, {"SPLIT", 1}}},
     {"skinny_n", {{"WPT_M", 1}, {"WPT_N", 1}, {"VEC", 4}, {"WG_X", 32}, {"WG_Y", 8}, {"SPLIT", 1}}},
@@ -444,8 +452,8 @@ struct Runner {
   }
 
   // Map the BLAS call to the row-major problem the kernels see.
-  static KernelProblem to_kernel_problem(const Config& cfg, const Problem& p, const Operand& a,
-                                         const Operand& b, const Operand& c) {
+  static KernelProblem to_kernel_problem(const Config& cfg, const Problem& p, const Operand& a, const Operand& b,
+                                         const Operand& c) {
     KernelProblem kp;
     if (p.layout == ref::Layout::RowMajor) {
       kp = {p.m, p.n, p.k, p.ta, p.tb, 0, a, b, c};
@@ -483,8 +491,8 @@ struct Runner {
   }
 
   // Enqueue one GEMM; events of every launch are appended. Zero-sized problems enqueue nothing.
-  void enqueue(const Config& cfg, const Problem& p, const Operand& a_in, const Operand& b_in,
-               const Operand& c_in, std::vector<cl::Event>* events) {
+  void enqueue(const Config& cfg, const Problem& p, const Operand& a_in, const Operand& b_in, const Operand& c_in,
+               std::vector<cl::Event>* events) {
     if (p.m == 0 || p.n == 0) return;
     KernelProblem kp = to_kernel_problem(cfg, p, a_in, b_in, c_in);
     std::size_t K = p.alpha == 0 ? 0 : kp.k;  // alpha == 0: A and B are not read
@@ -541,8 +549,8 @@ struct Runner {
     ensure_workspace(ws);
 
     Operand a = kp.a, b = kp.b, c = kp.c;
-    auto pack = [&](const Operand& src, std::size_t rows, std::size_t cols, std::size_t rows_p,
-                    std::size_t cols_p, std::size_t at) {
+    auto pack = [&](const Operand& src, std::size_t rows, std::size_t cols, std::size_t rows_p, std::size_t cols_p,
+                    std::size_t at) {
       cl::Kernel k = kernel(opts, "gemm_pack");
       int i = 0;
       k.setArg(i++, cl_int(rows));
@@ -707,9 +715,9 @@ VerifyResult verify(Runner<T>& runner, const Config& cfg, const Problem& p, std:
   fill_matrix(c, p.layout, p.c_extent(), p.c_off, p.ldc, rng, T(kSentinel), p.beta == 0);
   std::vector<T> c_ref = c;
   std::vector<double> mag;
-  ref::gemm<T>(p.layout, p.ta ? ref::Transpose::Yes : ref::Transpose::No, p.tb ? ref::Transpose::Yes : ref::Transpose::No,
-               p.m, p.n, p.k, p.alpha, a.data() + p.a_off, p.lda, b.data() + p.b_off, p.ldb, p.beta,
-               c_ref.data() + p.c_off, p.ldc, &mag);
+  ref::gemm<T>(p.layout, p.ta ? ref::Transpose::Yes : ref::Transpose::No,
+               p.tb ? ref::Transpose::Yes : ref::Transpose::No, p.m, p.n, p.k, p.alpha, a.data() + p.a_off, p.lda,
+               b.data() + p.b_off, p.ldb, p.beta, c_ref.data() + p.c_off, p.ldc, &mag);
   auto& ctx = runner.dev->context;
   Operand A{cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(T), a.data()), p.a_off, p.lda};
   Operand B{cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(T), b.data()), p.b_off, p.ldb};
@@ -768,8 +776,7 @@ double event_span_ms(const std::vector<cl::Event>& events) {
 }
 
 // run(events) enqueues one call; warm-up, then reps timed calls, each finished before the next.
-Timing time_calls(cl::CommandQueue& q, const std::function<void(std::vector<cl::Event>*)>& run, int warmup,
-                  int reps) {
+Timing time_calls(cl::CommandQueue& q, const std::function<void(std::vector<cl::Event>*)>& run, int warmup, int reps) {
   for (int i = 0; i < warmup; ++i) run(nullptr);
   q.finish();
   // Short calls get more repetitions (at least ~100 ms of timed work, at most 200 runs).
@@ -800,11 +807,11 @@ CLBlastStatusCode clblast_gemm(const Problem& p, const Operand& a, const Operand
   const auto ta = p.ta ? CLBlastTransposeYes : CLBlastTransposeNo;
   const auto tb = p.tb ? CLBlastTransposeYes : CLBlastTransposeNo;
   if constexpr (std::is_same_v<T, float>) {
-    return CLBlastSgemm(layout, ta, tb, p.m, p.n, p.k, float(p.alpha), a.buffer(), a.offset, a.ld, b.buffer(),
-                        b.offset, b.ld, float(p.beta), c.buffer(), c.offset, c.ld, q, e);
+    return CLBlastSgemm(layout, ta, tb, p.m, p.n, p.k, float(p.alpha), a.buffer(), a.offset, a.ld, b.buffer(), b.offset,
+                        b.ld, float(p.beta), c.buffer(), c.offset, c.ld, q, e);
   } else {
-    return CLBlastDgemm(layout, ta, tb, p.m, p.n, p.k, p.alpha, a.buffer(), a.offset, a.ld, b.buffer(), b.offset,
-                        b.ld, p.beta, c.buffer(), c.offset, c.ld, q, e);
+    return CLBlastDgemm(layout, ta, tb, p.m, p.n, p.k, p.alpha, a.buffer(), a.offset, a.ld, b.buffer(), b.offset, b.ld,
+                        p.beta, c.buffer(), c.offset, c.ld, q, e);
   }
 }
 #endif
@@ -815,30 +822,50 @@ CLBlastStatusCode clblast_gemm(const Problem& p, const Operand& a, const Operand
 // "regblock TILE_M=128 TILE_N=128 TILE_K=16 WPT_M=8 WPT_N=8 VEC=4 ..." -> "rb T128x128x16 W8x8 V4 ...".
 std::string short_name(const std::string& text) {
   const Config c = parse_config(text);
-  const std::map<std::string, std::string> variants = {{"naive", "nv"},    {"tiled", "ti"},    {"regblock", "rb"},
-                                                       {"cpu", "cpu"},     {"skinny_m", "sm"}, {"skinny_n", "sn"}};
+  const std::map<std::string, std::string> variants = {{"naive", "nv"}, {"tiled", "ti"},    {"regblock", "rb"},
+                                                       {"cpu", "cpu"},  {"skinny_m", "sm"}, {"skinny_n", "sn"}};
   std::map<std::string, int> given;
   for (const auto& w : split_words(text))
     if (auto eq = w.find('='); eq != std::string::npos) given[w.substr(0, eq)] = std::stoi(w.substr(eq + 1));
   auto has = [&](const char* k) { return given.count(k) > 0; };
   std::string out = variants.count(c.variant) ? variants.at(c.variant) : c.variant;
   auto v = [&](const char* k) { return std::to_string(given[k]); };
-  if (has("TILE_M") || has("TILE_N") || has("TILE_K")) out += " T" + v("TILE_M") + "x" + v("TILE_N") + "x" + v("TILE_K");
+  if (has("TILE_M") || has("TILE_N") || has("TILE_K"))
+    out += " T" + v("TILE_M") + "x" + v("TILE_N") + "x" + v("TILE_K");
   if (has("TILE")) out += " T" + v("TILE");
-  if (has("WPT_M") && has("WPT_N")) out += " W" + v("WPT_M") + "x" + v("WPT_N");
-  else if (has("WPT_M")) out += " W" + v("WPT_M");
-  else if (has("WPT_N")) out += " Wn" + v("WPT_N");
+  if (has("WPT_M") && has("WPT_N"))
+    out += " W" + v("WPT_M") + "x" + v("WPT_N");
+  else if (has("WPT_M"))
+    out += " W" + v("WPT_M");
+  else if (has("WPT_N"))
+    out += " Wn" + v("WPT_N");
   if (has("WG_X") || has("WG_Y")) out += " G" + v("WG_X") + "x" + v("WG_Y");
   if (has("LOCAL_X") || has("LOCAL_Y")) out += " L" + v("LOCAL_X") + "x" + v("LOCAL_Y");
   const std::vector<std::pair<const char*, const char*>> flags = {
-      {"VEC", "V"}, {"PAD", "P"}, {"USE_DOUBLE_BUFFER", "DB"}, {"USE_PREFETCH", "PF"}, {"WARP_N", "WN"}, {"USE_PACKED_B", "PB"},
-      {"SPLIT", "S"}, {"SOLVE_T", "ST"}};
+      {"VEC", "V"},           {"PAD", "P"},     {"USE_DOUBLE_BUFFER", "DB"},
+      {"USE_PREFETCH", "PF"}, {"WARP_N", "WN"}, {"USE_PACKED_B", "PB"},
+      {"SPLIT", "S"},         {"SOLVE_T", "ST"}};
   for (const auto& [k, abbr] : flags)
     if (has(k)) out += std::string(" ") + abbr + v(k);
   for (const auto& [k, val] : given) {  // anything else, verbatim
-    static const std::set<std::string> known = {"TILE_M", "TILE_N", "TILE_K", "TILE", "WPT_M", "WPT_N", "WG_X", "WG_Y",
-                                                "LOCAL_X", "LOCAL_Y", "VEC", "PAD", "USE_DOUBLE_BUFFER",
-                                                "USE_PREFETCH", "WARP_N", "USE_PACKED_B", "SPLIT", "SOLVE_T"};
+    static const std::set<std::string> known = {"TILE_M",
+                                                "TILE_N",
+                                                "TILE_K",
+                                                "TILE",
+                                                "WPT_M",
+                                                "WPT_N",
+                                                "WG_X",
+                                                "WG_Y",
+                                                "LOCAL_X",
+                                                "LOCAL_Y",
+                                                "VEC",
+                                                "PAD",
+                                                "USE_DOUBLE_BUFFER",
+                                                "USE_PREFETCH",
+                                                "WARP_N",
+                                                "USE_PACKED_B",
+                                                "SPLIT",
+                                                "SOLVE_T"};
     if (!known.count(k)) out += " " + k + "=" + std::to_string(val);
   }
   return out;
@@ -991,10 +1018,9 @@ double spot_check(DeviceContext& d, ShapeData<T>& s, std::uint64_t seed) {
     const std::size_t idx = p.c_off + ref::matrix_index(p.layout, i, j, p.ldc);
     d.queue.enqueueReadBuffer(s.C.buffer, CL_TRUE, idx * sizeof(T), sizeof(T), &got);
     double mag;
-    const double want =
-        p.alpha * ref::gemm_dot(p.layout, p.ta ? ref::Transpose::Yes : ref::Transpose::No,
-                                p.tb ? ref::Transpose::Yes : ref::Transpose::No, i, j, p.k, s.a.data() + p.a_off, p.lda,
-                                s.b.data() + p.b_off, p.ldb, &mag);
+    const double want = p.alpha * ref::gemm_dot(p.layout, p.ta ? ref::Transpose::Yes : ref::Transpose::No,
+                                                p.tb ? ref::Transpose::Yes : ref::Transpose::No, i, j, p.k,
+                                                s.a.data() + p.a_off, p.lda, s.b.data() + p.b_off, p.ldb, &mag);
     const double err = std::fabs(double(got) - want), tol = ref::gemm_tolerance<T>(p.k, std::fabs(p.alpha) * mag);
     worst = std::max(worst, err <= tol ? err / tol : 1e300);
   }
@@ -1021,8 +1047,7 @@ template <typename T>
 int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
   const auto sweep_start = Clock::now();
   auto out_of_time = [&] {
-    return opt.time_limit > 0 &&
-           std::chrono::duration<double>(Clock::now() - sweep_start).count() > opt.time_limit;
+    return opt.time_limit > 0 && std::chrono::duration<double>(Clock::now() - sweep_start).count() > opt.time_limit;
   };
   ProgramCache programs;
   programs.dev = &d;
@@ -1062,13 +1087,15 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
     std::set<std::string> needed;
     for (const auto& e : entries) {
       const bool bad = invalid.count(e.config.text);
-      std::printf("%-8s %-7s %s%s%s\n", bad ? "INVALID" : "valid", e.set.c_str(), e.config.text.c_str(), bad ? "  -- " : "",
-                  bad ? invalid[e.config.text].c_str() : "");
+      std::printf("%-8s %-7s %s%s%s\n", bad ? "INVALID" : "valid", e.set.c_str(), e.config.text.c_str(),
+                  bad ? "  -- " : "", bad ? invalid[e.config.text].c_str() : "");
       if (bad) continue;
-      for (const auto& s : verify_shapes_for(plan, e.config)) needed.insert(runner.options_for(e.config, parse_shape(s)));
+      for (const auto& s : verify_shapes_for(plan, e.config))
+        needed.insert(runner.options_for(e.config, parse_shape(s)));
       for (const auto& s : plan.shape_sets[e.set]) needed.insert(runner.options_for(e.config, parse_shape(s)));
     }
-    std::printf("# %zu configurations, %zu invalid, %zu programs to build\n", entries.size(), invalid.size(), needed.size());
+    std::printf("# %zu configurations, %zu invalid, %zu programs to build\n", entries.size(), invalid.size(),
+                needed.size());
     return invalid.empty() ? 0 : 1;
   }
   {
@@ -1173,8 +1200,10 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
                     cl_event ce = nullptr;
                     const CLBlastStatusCode status = clblast_gemm<T>(p, data.A, data.B, data.C, &q, &ce);
                     if (status != CLBlastSuccess) throw std::runtime_error("CLBlast status " + std::to_string(status));
-                    if (ev && ce) ev->push_back(cl::Event(ce));
-                    else if (ce) clReleaseEvent(ce);
+                    if (ev && ce)
+                      ev->push_back(cl::Event(ce));
+                    else if (ce)
+                      clReleaseEvent(ce);
                   },
                   opt.warmup + 1, opt.reps);
               peer.status = "ok";
@@ -1331,10 +1360,10 @@ int run_suite(DeviceContext& d, const Options& opt) {
     cases = {{5, 7, 3, 1.5, 0, 3, 2}, {9, 4, 5, -1, 0.5, 0, 0}, {1, 1, 1, 2, 0, 1, 1}};
   } else {
     cases = {
-        {133, 129, 67, 1.5, 0, 3, 5},  {1, 1, 1, 1, 1, 0, 0},     {7, 5, 3, -0.5, 2, 1, 1},
-        {17, 31, 1, 1, 0, 0, 3},       {64, 64, 64, 1, 0, 0, 0},  {3, 70, 130, 0.75, -1, 2, 0},
-        {70, 3, 130, 1, 0.5, 0, 7},    {1, 257, 63, 1, 0, 5, 0},  {259, 1, 63, 2, 1, 0, 2},
-        {29, 37, 0, 1, 0.5, 1, 1},     {31, 33, 200, 1, 0, 4, 4}, {40, 48, 33, 0, 2, 0, 0},
+        {133, 129, 67, 1.5, 0, 3, 5}, {1, 1, 1, 1, 1, 0, 0},     {7, 5, 3, -0.5, 2, 1, 1},
+        {17, 31, 1, 1, 0, 0, 3},      {64, 64, 64, 1, 0, 0, 0},  {3, 70, 130, 0.75, -1, 2, 0},
+        {70, 3, 130, 1, 0.5, 0, 7},   {1, 257, 63, 1, 0, 5, 0},  {259, 1, 63, 2, 1, 0, 2},
+        {29, 37, 0, 1, 0.5, 1, 1},    {31, 33, 200, 1, 0, 4, 4}, {40, 48, 33, 0, 2, 0, 0},
     };
   }
   int build_failures = 0;
@@ -1404,7 +1433,9 @@ int run_suite(DeviceContext& d, const Options& opt) {
     double worst = 0;
     for (std::size_t i = 0; i < problems.size(); ++i) {
       const Problem& p = problems[i];
-      if (opt.verbose) std::printf("  check %s %s a=%g b=%g\n", c.text.c_str(), p.name().c_str(), p.alpha, p.beta), std::fflush(stdout);
+      if (opt.verbose)
+        std::printf("  check %s %s a=%g b=%g\n", c.text.c_str(), p.name().c_str(), p.alpha, p.beta),
+            std::fflush(stdout);
       VerifyResult v = verify<T>(runner, c, p, opt.seed + i);
       ++total;
       worst = std::max(worst, v.max_ratio);
@@ -1435,33 +1466,53 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw std::runtime_error("missing value for " + a);
         return argv[++i];
       };
-      if (a == "--kernels") opt.kernels = value();
-      else if (a == "--plan") opt.plan = value();
-      else if (a == "--json") opt.json = value();
-      else if (a == "--config") opt.configs.push_back(value());
-      else if (a == "--shapes") for (auto& s : split_words(value())) opt.shapes.push_back(s);
-      else if (a == "--test") opt.test = true;
-      else if (a == "--tiny") opt.test = opt.tiny = true;
-      else if (a == "--dtype") opt.dtype = value();
-      else if (a == "--reps") opt.reps = std::stoi(value());
-      else if (a == "--warmup") opt.warmup = std::stoi(value());
-      else if (a == "--jobs") opt.jobs = std::stoi(value());
-      else if (a == "--no-peer") opt.peer = false;
-      else if (a == "--verbose") opt.verbose = true;
-      else if (a == "--dry-run") opt.dry_run = true;
-      else if (a == "--time-limit") opt.time_limit = std::stod(value());
-      else if (a == "--peak-gflops") opt.peak_gflops = std::stod(value());
-      else if (a == "--assume-local") opt.assume_local = std::stoull(value());
-      else if (a == "--assume-wg") opt.assume_wg = std::stoull(value());
-      else if (a == "--filter") opt.filter = value();
-      else if (a == "--seed") opt.seed = std::stoull(value());
-      else throw std::runtime_error("unknown option " + a + " (see the comment at the top of gemm_sweep.cpp)");
+      if (a == "--kernels")
+        opt.kernels = value();
+      else if (a == "--plan")
+        opt.plan = value();
+      else if (a == "--json")
+        opt.json = value();
+      else if (a == "--config")
+        opt.configs.push_back(value());
+      else if (a == "--shapes")
+        for (auto& s : split_words(value())) opt.shapes.push_back(s);
+      else if (a == "--test")
+        opt.test = true;
+      else if (a == "--tiny")
+        opt.test = opt.tiny = true;
+      else if (a == "--dtype")
+        opt.dtype = value();
+      else if (a == "--reps")
+        opt.reps = std::stoi(value());
+      else if (a == "--warmup")
+        opt.warmup = std::stoi(value());
+      else if (a == "--jobs")
+        opt.jobs = std::stoi(value());
+      else if (a == "--no-peer")
+        opt.peer = false;
+      else if (a == "--verbose")
+        opt.verbose = true;
+      else if (a == "--dry-run")
+        opt.dry_run = true;
+      else if (a == "--time-limit")
+        opt.time_limit = std::stod(value());
+      else if (a == "--peak-gflops")
+        opt.peak_gflops = std::stod(value());
+      else if (a == "--assume-local")
+        opt.assume_local = std::stoull(value());
+      else if (a == "--assume-wg")
+        opt.assume_wg = std::stoull(value());
+      else if (a == "--filter")
+        opt.filter = value();
+      else if (a == "--seed")
+        opt.seed = std::stoull(value());
+      else
+        throw std::runtime_error("unknown option " + a + " (see the comment at the top of gemm_sweep.cpp)");
     }
     if (opt.dtype != "float" && opt.dtype != "double") throw std::runtime_error("--dtype float|double");
     DeviceContext d = open_device();
     std::printf("# device: %s | %s | driver %s | local %zu KiB | max wg %zu | seed %llu\n", d.name.c_str(),
-                d.platform_name.c_str(), d.driver.c_str(), d.local_mem / 1024, d.max_wg,
-                (unsigned long long)opt.seed);
+                d.platform_name.c_str(), d.driver.c_str(), d.local_mem / 1024, d.max_wg, (unsigned long long)opt.seed);
     if (opt.dtype == "double" && !d.fp64) throw std::runtime_error("device has no fp64");
     const bool dbl = opt.dtype == "double";
     if (opt.assume_local) d.local_mem = opt.assume_local;
@@ -1475,7 +1526,8 @@ int main(int argc, char** argv) {
         plan.shape_sets["cli"] = opt.shapes;
         plan.set_order = {"cli"};
       }
-      for (const auto& c : opt.configs) plan.entries.push_back({plan.set_order.empty() ? "cli" : plan.set_order[0], parse_config(c)});
+      for (const auto& c : opt.configs)
+        plan.entries.push_back({plan.set_order.empty() ? "cli" : plan.set_order[0], parse_config(c)});
       if (plan.set_order.empty()) throw std::runtime_error("--config needs --shapes or a --plan with shapes");
       if (!opt.shapes.empty())
         for (auto& e : plan.entries) e.set = "cli";
