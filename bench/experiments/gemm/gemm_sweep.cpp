@@ -15,7 +15,9 @@
 //   --tiny             the correctness suite at tiny sizes only (for oclgrind)
 //   --dtype float|double   (default float)
 //   --json FILE        write every result as JSON
-//   --reps N --warmup N   timed runs (median) and warm-up runs per measurement (default 5, 1)
+//   --reps N --warmup N   timed runs (median) and warm-up runs per measurement (default 5, 1); shapes with
+//                      fewer than 64 flops per operand element rotate over copies of A and B that add up to
+//                      3x the device's global-memory cache, so no call finds its inputs in cache
 //   --jobs N           programs built in parallel before the sweep (default 4)
 //   --no-peer          skip CLBlast
 //   --filter TEXT      only configurations whose text contains TEXT
@@ -984,6 +986,11 @@ struct ShapeData {
   Problem p;
   std::vector<T> a, b;  // host copies for spot checks
   Operand A, B, C;
+  // Memory-bound shapes rotate over copies of A and B that together exceed the last-level cache, so a
+  // call cannot find its operands in cache from the previous call. copies[0] is A, B themselves.
+  std::vector<std::pair<Operand, Operand>> copies;
+  std::size_t next = 0;
+  std::pair<Operand, Operand> operands() { return copies[next++ % copies.size()]; }
 };
 
 template <typename T>
@@ -1003,6 +1010,22 @@ ShapeData<T> make_shape(DeviceContext& d, const Problem& p, std::uint64_t seed) 
   s.B = {cl::Buffer(d.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s.b.size() * sizeof(T), s.b.data()), p.b_off,
          p.ldb};
   s.C = {cl::Buffer(d.context, CL_MEM_READ_WRITE, std::max<std::size_t>(c_n, 1) * sizeof(T)), p.c_off, p.ldc};
+  s.copies.push_back({s.A, s.B});
+  // Memory-bound (fewer than 64 flops per element of A and B): enough copies to pass 3x the cache.
+  const double elems = double(s.a.size() + s.b.size());
+  if (p.flops() < 64.0 * elems) {
+    const std::size_t cache = d.device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>();
+    const std::size_t bytes = (s.a.size() + s.b.size()) * sizeof(T);
+    const std::size_t want = std::min<std::size_t>(8, (3 * std::max<std::size_t>(cache, 64u << 20)) / bytes + 1);
+    for (std::size_t i = 1; i < want; ++i) {
+      Operand a{cl::Buffer(d.context, CL_MEM_READ_ONLY, s.a.size() * sizeof(T)), p.a_off, p.lda};
+      Operand b{cl::Buffer(d.context, CL_MEM_READ_ONLY, s.b.size() * sizeof(T)), p.b_off, p.ldb};
+      d.queue.enqueueCopyBuffer(s.A.buffer, a.buffer, 0, 0, s.a.size() * sizeof(T));
+      d.queue.enqueueCopyBuffer(s.B.buffer, b.buffer, 0, 0, s.b.size() * sizeof(T));
+      s.copies.push_back({a, b});
+    }
+    d.queue.finish();
+  }
   return s;
 }
 
@@ -1198,7 +1221,8 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
                   d.queue,
                   [&](std::vector<cl::Event>* ev) {
                     cl_event ce = nullptr;
-                    const CLBlastStatusCode status = clblast_gemm<T>(p, data.A, data.B, data.C, &q, &ce);
+                    const auto [a, b] = data.operands();
+                    const CLBlastStatusCode status = clblast_gemm<T>(p, a, b, data.C, &q, &ce);
                     if (status != CLBlastSuccess) throw std::runtime_error("CLBlast status " + std::to_string(status));
                     if (ev && ce)
                       ev->push_back(cl::Event(ce));
@@ -1245,7 +1269,11 @@ int run_sweep(DeviceContext& d, const Options& opt, Plan plan) {
         try {
           if (!programs.get(runner.options_for(e.config, p))) throw std::runtime_error("build failed");
           Timing t = time_calls(
-              d.queue, [&](std::vector<cl::Event>* ev) { runner.enqueue(e.config, p, data.A, data.B, data.C, ev); },
+              d.queue,
+              [&](std::vector<cl::Event>* ev) {
+                const auto [a, b] = data.operands();
+                runner.enqueue(e.config, p, a, b, data.C, ev);
+              },
               opt.warmup, opt.reps);
           r.event_ms = t.event_ms;
           r.wall_ms = t.wall_ms;
