@@ -127,10 +127,11 @@
  *   WG_X, WG_Y         gemm_skinny_m / gemm_skinny_n work-group size (their local arrays depend
  *                      on it). WG_X * WG_Y <= max work-group size.                         default 32, 8
  *   GEMM_VARIANT       which main kernel the program contains: GEMM_ALL, GEMM_NAIVE, GEMM_TILED,
- *                      GEMM_REGBLOCK, GEMM_CPU, GEMM_SKINNY_M or GEMM_SKINNY_N (e.g.
- *                      -DGEMM_VARIANT=GEMM_REGBLOCK). The helpers gemm_splitk_reduce, gemm_pack and
- *                      gemm_pack_panels are always present. Only saves compile time (a regblock program
- *                      compiles 2-3x faster without the other unrolled kernels).           default GEMM_ALL
+ *                      GEMM_REGBLOCK, GEMM_CPU, GEMM_SKINNY_M, GEMM_SKINNY_N, or GEMM_HELPERS (none).
+ *                      The helpers gemm_splitk_reduce, gemm_pack and gemm_pack_panels are in GEMM_ALL and
+ *                      GEMM_HELPERS programs only (they depend on DTYPE alone; the runtime builds one
+ *                      GEMM_HELPERS program per element type). Only saves compile time (a regblock
+ *                      program compiles 2-3x faster without the other unrolled kernels).   default GEMM_ALL
  */
 
 #ifndef DTYPE
@@ -191,6 +192,7 @@
 #define GEMM_CPU 4
 #define GEMM_SKINNY_M 5
 #define GEMM_SKINNY_N 6
+#define GEMM_HELPERS 7
 #ifndef GEMM_VARIANT
 #define GEMM_VARIANT GEMM_ALL
 #endif
@@ -845,6 +847,10 @@ void gemm_skinny_n(const int M, const int N, const int K, const DTYPE alpha,
 
 #endif /* GEMM_HAS(GEMM_SKINNY_N) */
 
+/* ---- helpers: gemm_splitk_reduce, gemm_pack, gemm_pack_panels ---------------------------------- */
+
+#if GEMM_HAS(GEMM_HELPERS)
+
 /* ---- gemm_splitk_reduce ------------------------------------------------------------------------- */
 
 __kernel void gemm_splitk_reduce(const int rows, const int cols, const int slices,
@@ -893,3 +899,5 @@ __kernel void gemm_pack_panels(const int rows, const int cols, const __global DT
   const int p = c / panel;
   dst[dst_offset + (long)p * panel_stride + (long)r * panel + (c - p * panel)] = value;
 }
+
+#endif /* GEMM_HAS(GEMM_HELPERS) */

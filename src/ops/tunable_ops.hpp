@@ -10,5 +10,6 @@ namespace tilecl::detail {
 std::vector<TunableOp> elementwise_tunable_ops();
 std::vector<TunableOp> transpose_tunable_ops();
 std::vector<TunableOp> reduce_tunable_ops();
+std::vector<TunableOp> gemm_tunable_ops();
 
 }  // namespace tilecl::detail
