@@ -13,6 +13,8 @@ FamilyBenchmark transpose_benchmark();
 std::vector<FirstCallOp> transpose_first_calls();
 FamilyBenchmark reduce_benchmark();
 std::vector<FirstCallOp> reduce_first_calls();
+FamilyBenchmark gemm_benchmark();
+std::vector<FirstCallOp> gemm_first_calls();
 
 // Device limits, measured in the same run: a large copy and an FMA-bound kernel.
 Limits measure_limits(BenchContext& context);
