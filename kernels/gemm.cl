@@ -90,7 +90,7 @@
  *                    (k, p * panel + j) at dst[p * panel_stride + k * panel + j], zero past N. Arguments:
  *                    rows (= K), cols (= N), src, src_offset, lds, transpose (= TRANS_B), panel (= WPT_N),
  *                    panel_stride (>= K * panel; passed to gemm_cpu as ldb), dst, dst_offset.
- *                    global = (roundup(roundup(N, panel), lx), roundup(K, ly)), local launch-only.
+ *                    global = (roundup(panel, lx), roundup(K, ly), ceil(N / panel)), local launch-only.
  *
  * C must not overlap A or B (the host checks). Every gemm kernel needs M, N >= 1 (the host returns early on
  * an empty C); K may be 0.
@@ -885,19 +885,22 @@ __kernel void gemm_pack(const int rows, const int cols, const __global DTYPE* re
 
 /* op(B) (rows x cols; (r, c) at src[r * lds + c], or src[c * lds + r] with transpose) into panels of
  * `panel` columns: element (r, p * panel + j) at dst[p * panel_stride + r * panel + j], zero where
- * p * panel + j >= cols. One element per work-item: global = (roundup(cols, panel) rounded up to lx,
- * roundup(rows, ly)). */
+ * p * panel + j >= cols. One element per work-item, the panel a grid dimension, so neighbouring work-items
+ * touch neighbouring addresses with no division (PoCL then vectorizes across them; 2x faster than a flat
+ * column index divided by the panel width): global = (roundup(panel, lx), roundup(rows, ly),
+ * ceil(cols / panel)). */
 __kernel void gemm_pack_panels(const int rows, const int cols, const __global DTYPE* restrict src,
                                const ulong src_offset, const int lds, const int transpose, const int panel,
                                const int panel_stride, __global DTYPE* restrict dst, const ulong dst_offset) {
-  const int c = (int)get_global_id(0);
+  const int j = (int)get_global_id(0);
   const int r = (int)get_global_id(1);
-  if (r >= rows || c >= (cols + panel - 1) / panel * panel) return;
+  const int p = (int)get_global_id(2);
+  if (j >= panel || r >= rows) return;
+  const int c = p * panel + j;
   src += src_offset;
   DTYPE value = 0;
   if (c < cols) value = transpose ? src[(long)c * lds + r] : src[(long)r * lds + c];
-  const int p = c / panel;
-  dst[dst_offset + (long)p * panel_stride + (long)r * panel + (c - p * panel)] = value;
+  dst[dst_offset + (long)p * panel_stride + (long)r * panel + j] = value;
 }
 
 #endif /* GEMM_HAS(GEMM_HELPERS) */

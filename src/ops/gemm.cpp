@@ -283,8 +283,8 @@ std::vector<VariantSpace> all_variant_spaces(const DTypeInfo& dtype, const std::
       "skinny_m",
       {{"WPT_M", {1, 2, 4, 8}},
        {"VEC", {4, 2, 1}},
-       {"WG_Y", {8, 4}},
-       {"WG_X", {32, 64}},
+       {"WG_Y", {8, 4, 1}},
+       {"WG_X", {32, 64, 8}},
        {"SPLIT", many_splits, ParameterKind::Launch}},
       {{"WPT_M >= 1 and VEC in {1, 2, 4, 8, 16}",
         [](const Values& v, const DeviceInfo&) { return at(v, "WPT_M") >= 1 && valid_vector_width(at(v, "VEC")); }},
@@ -299,8 +299,8 @@ std::vector<VariantSpace> all_variant_spaces(const DTypeInfo& dtype, const std::
                         {{"WPT_N", {1, 2, 4, 8}},
                          {"WPT_M", {1, 2, 4}},
                          {"VEC", {4, 2, 1}},
-                         {"WG_Y", {8, 4}},
-                         {"WG_X", {32, 64}},
+                         {"WG_Y", {8, 4, 1}},
+                         {"WG_X", {32, 64, 8}},
                          {"SPLIT", {1, 2, 4, 8}, ParameterKind::Launch}},
                         {{"WPT_M, WPT_N >= 1 and VEC in {1, 2, 4, 8, 16}",
                           [](const Values& v, const DeviceInfo&) {
@@ -348,28 +348,28 @@ Config default_for(const DTypeInfo& dtype, const std::string& bucket, const Devi
   if (wants_cpu_kernels(device)) {
     // Measured with PoCL on AVX-512 (docs/notes/gemm.md): one SIMD register per vector, 6 rows x 4 vectors of
     // accumulators where there are 32 vector registers (native float width 16), 6 x 2 where there are 16;
-    // B packed into k-major panels; a work-group along M so neighbours share a panel in cache.
+    // B packed into k-major panels; a work-group along M so neighbours share a panel in cache. Work-group
+    // sizes are fixed, never the driver's choice: PoCL compiles a kernel per local size and would pick a new
+    // one for many new shapes.
     const unsigned native = dtype.size == 8 ? device.native_vector_width_double : device.native_vector_width_float;
     std::int64_t vec = 1;
     while (vec * 2 <= std::min<std::int64_t>(16, native)) vec *= 2;
     const std::int64_t vectors = device.native_vector_width_float >= 16 ? 4 : 2;
-    // Fixed work-group sizes (not the driver's choice): PoCL compiles a kernel per local size and would pick a
-    // new one for many new shapes.
-    if (bucket == "small")  // one launch: packing would cost as much as the product
-      return {"cpu", {{"WPT_M", 4}, {"WPT_N", 2 * vec}, {"VEC", vec}, {"USE_PACKED_B", 0}, {"WG_X", 8}, {"WG_Y", 1}}};
-    if (bucket == "gemv-rows" || bucket == "skinny-rows")  // stream the rows of B once, unpacked
-      return {"cpu",
-              {{"WPT_M", bucket == "gemv-rows" ? 1 : 4},
-               {"WPT_N", vectors * vec},
-               {"VEC", vec},
-               {"USE_PACKED_B", 0},
-               {"WG_X", 8},
-               {"WG_Y", 1}}};
-    if (bucket == "gemv-dots" || bucket == "skinny-dots")
-      return {"cpu",
-              {{"WPT_M", 4}, {"WPT_N", vectors * vec}, {"VEC", vec}, {"USE_PACKED_B", 1}, {"WG_X", 1}, {"WG_Y", 8}}};
-    return {"cpu",
-            {{"WPT_M", 6}, {"WPT_N", vectors * vec}, {"VEC", vec}, {"USE_PACKED_B", 1}, {"WG_X", 1}, {"WG_Y", 8}}};
+    auto cpu = [&](std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t packed, std::int64_t wg_x, std::int64_t wg_y) {
+      return Config{
+          "cpu",
+          {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"VEC", vec}, {"USE_PACKED_B", packed}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
+    };
+    if (bucket == "small") return cpu(4, 2 * vec, 0, 1, 8);  // one launch: packing costs as much as the product
+    // Memory-bound shapes read the large operand once, in place: rows of B (WPT_M covers the few rows of C) ...
+    if (bucket == "gemv-rows") return cpu(1, vectors * vec, 0, 8, 1);
+    if (bucket == "skinny-rows") return cpu(8, vectors * vec, 0, 8, 1);
+    // ... or rows of A: dot products for a single column (4 rows per work-item, 8 work-items per row), and
+    // broadcast scalars of A against one vector of B columns for a few columns.
+    if (bucket == "gemv-dots")
+      return {"skinny_n", {{"WPT_M", 4}, {"WPT_N", 1}, {"VEC", vec}, {"WG_X", 8}, {"WG_Y", 1}, {"SPLIT", 1}}};
+    if (bucket == "skinny-dots") return cpu(8, vec, 0, 1, 8);
+    return cpu(6, vectors * vec, 1, 1, 8);
   }
 
   // GPUs: the H200 sweep's winners (docs/notes/gemm.md), kept only where the device can hold them; split-K
@@ -631,7 +631,8 @@ cl::Event enqueue_gemm(const QueueTarget& target, cl::CommandQueue& queue, const
   if (pack_b) b = pack(p.b, b_rows, b_cols, b_rows_packed, b_cols_packed, b_at);
   if (panels) {
     const cl::NDRange local = helper_local(*target.info, 16, 4);
-    chain.launch(*helpers, "gemm_pack_panels", helper_global(local, round_up(p.n, panel), k), local,
+    const cl::NDRange global(round_up(panel, local.get()[0]), round_up(k, local.get()[1]), ceil_div(p.n, panel));
+    chain.launch(*helpers, "gemm_pack_panels", global, cl::NDRange(local.get()[0], local.get()[1], 1),
                  static_cast<cl_int>(k), static_cast<cl_int>(p.n), *p.b.buffer, static_cast<cl_ulong>(p.b.offset),
                  static_cast<cl_int>(p.b.ld), static_cast<cl_int>(p.trans_b ? 1 : 0), static_cast<cl_int>(panel),
                  static_cast<cl_int>(panel_stride), scratch, static_cast<cl_ulong>(panels_at));

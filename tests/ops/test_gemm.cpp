@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -624,6 +625,45 @@ TEST_SUITE("ops.gemm") {
       });
     for (auto& thread : threads) thread.join();
     for (const auto& error : errors) CHECK(error == "");
+  }
+
+  TEST_CASE("gemm: the wait list holds the first launch back (packing, split K and reduction; and k = 0's scaling)") {
+    // A changes (through another queue) while a user event holds the call back: the result uses the new A.
+    const std::size_t m = 6, n = 9, k = 300;
+    auto random = test::random_engine("gemm-wait");
+    const auto before = test::random_vector<float>(1 + m * k, random),
+               after = test::random_vector<float>(1 + m * k, random);
+    const auto b = test::random_vector<float>(k * n, random);
+    cl::Buffer a_buffer = test::to_device(before), b_buffer = test::to_device(b);
+    cl::Buffer c_buffer(device().context, CL_MEM_READ_WRITE, m * n * sizeof(float));
+    std::vector<float> ones(m * n, 1.0f);
+    cl::Buffer scaled = test::to_device(ones);
+    cl::UserEvent gate(device().context);
+    const std::vector<cl::Event> wait{gate};
+    // a_offset 1 breaks VEC alignment: pack A, pack B (K padded), split K into slices, reduce.
+    cl::Event done =
+        detail::gemm_with<float>(regblock_small(4), device().queue, Layout::RowMajor, Transpose::No, Transpose::No, m,
+                                 n, k, 1.0f, a_buffer, 1, k, b_buffer, 0, n, 0.0f, c_buffer, 0, n, &wait);
+    cl::Event scale_done = gemm<float>(device().queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, 0, 1.0f,
+                                       a_buffer, 0, 1, b_buffer, 0, n, 3.0f, scaled, 0, n, &wait);
+    device().queue.flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
+    CHECK(scale_done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
+    cl::CommandQueue other(device().context, device().device);
+    other.enqueueWriteBuffer(a_buffer, CL_TRUE, 0, after.size() * sizeof(float), after.data());
+    gate.setStatus(CL_COMPLETE);
+    done.wait();
+    scale_done.wait();
+    std::vector<double> want(m * n);
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (std::size_t p = 0; p < k; ++p) sum += static_cast<double>(after[1 + i * k + p]) * b[p * n + j];
+        want[i * n + j] = sum;
+      }
+    test::check_all_close(test::from_device<float>(c_buffer, m * n), want, 1e-4, "C after the gate");
+    test::check_all_close(test::from_device<float>(scaled, m * n), std::vector<double>(m * n, 3.0), 0, "3 C");
   }
 
   TEST_CASE("gemm: the tuning subject verifies candidates and rejects a kernel that computes a wrong result") {
