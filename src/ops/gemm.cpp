@@ -369,6 +369,8 @@ Config default_for(const DTypeInfo& dtype, const std::string& bucket, const Devi
     if (bucket == "gemv-dots")
       return {"skinny_n", {{"WPT_M", 4}, {"WPT_N", 1}, {"VEC", vec}, {"WG_X", 8}, {"WG_Y", 1}, {"SPLIT", 1}}};
     if (bucket == "skinny-dots") return cpu(8, vec, 0, 1, 8);
+    // Few rows or columns of C against a long K: packing B costs more than its reuse saves.
+    if (bucket == "deep") return cpu(6, vectors * vec, 0, 1, 8);
     return cpu(6, vectors * vec, 1, 1, 8);
   }
 
