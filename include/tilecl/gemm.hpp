@@ -17,9 +17,9 @@ namespace tilecl {
 //   (ColMajor) or columns (RowMajor), never be smaller (nor below 1).
 // - trans_a / trans_b: Transpose::Yes uses the stored matrix transposed (A is then stored k x m).
 // - beta == 0: C is not read, so NaN or garbage in C does not reach the result.
-// - alpha == 0 or k == 0: A and B are not read and C = beta * C (still enqueued; A and B are then only checked
-//   for their leading dimensions, not their buffers).
-// - m == 0 or n == 0: nothing to do; returns a null event and enqueues nothing.
+// - alpha == 0 or k == 0: A and B are not read and C = beta * C (still enqueued). With k == 0 only their leading
+//   dimensions are checked, not their buffers.
+// - m == 0 or n == 0: nothing to do; returns a null event, enqueues nothing and checks nothing.
 // - C must not overlap A or B (tilecl::Error CL_MEM_COPY_OVERLAP); A and B may overlap each other.
 // - Each matrix must span fewer than 2^31 elements (the kernels index in 32 bits).
 //

@@ -956,8 +956,8 @@ Call parse_shape(const std::string& text) {
 template <typename T>
 cl::Event run_gemm(const Config* explicit_config, cl::CommandQueue& queue, const Call& call, T alpha, T beta,
                    const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
-  const auto target = queue_target(kOp, queue);
   if (call.m == 0 || call.n == 0) return cl::Event();
+  const auto target = queue_target(kOp, queue);
   validate<T>(target, call);
   Config config;
   const std::string bucket = classify(row_major(call));

@@ -366,6 +366,9 @@ TEST_SUITE("ops.gemm") {
                       tiny, 1000, 5, 0.0f, tiny, 1000, 5)() == nullptr);
     CHECK(gemm<float>(device().queue, Layout::ColMajor, Transpose::No, Transpose::No, 5, 0, 5, 1.0f, tiny, 0, 5, tiny,
                       0, 5, 0.0f, tiny, 0, 5)() == nullptr);
+    cl::CommandQueue no_queue;
+    CHECK(detail::gemm_with<float>(naive(8, 4), no_queue, Layout::RowMajor, Transpose::No, Transpose::No, 0, 0, 0, 1.0f,
+                                   tiny, 0, 0, tiny, 0, 0, 0.0f, tiny, 0, 0)() == nullptr);
   }
 
   TEST_CASE("gemm: shape buckets") {
