@@ -144,14 +144,20 @@ std::int64_t round_up_to(std::int64_t value, std::int64_t multiple) {
 
 bool valid_vector_width(std::int64_t vec) { return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16; }
 
-// A work-group of x * y work-items fits the device (0 x 0: the driver chooses).
+// A work-group of x * y work-items fits the device (0 x 0: the driver chooses). Each side is checked before the
+// product, so absurd values cannot overflow it.
 bool work_group_fits(std::int64_t x, std::int64_t y, const DeviceInfo& d) {
   if (x == 0 && y == 0) return true;
   if (x < 1 || y < 1) return false;
-  return static_cast<std::uint64_t>(x * y) <= d.max_work_group_size &&
-         static_cast<std::uint64_t>(x) <= d.max_work_item_sizes[0] &&
-         static_cast<std::uint64_t>(y) <= d.max_work_item_sizes[1];
+  if (static_cast<std::uint64_t>(x) > d.max_work_item_sizes[0] ||
+      static_cast<std::uint64_t>(y) > d.max_work_item_sizes[1])
+    return false;
+  return static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(y) <= d.max_work_group_size;
 }
+
+// Sizes a configuration may give (larger values are refused before any product of them is formed).
+constexpr std::int64_t kMaxTile = 1024, kMaxPad = 64;
+bool in_range(std::int64_t value, std::int64_t low, std::int64_t high) { return value >= low && value <= high; }
 
 std::uint64_t regblock_local_bytes(const Values& v, std::size_t element) {
   const std::int64_t vec = at(v, "VEC"), pad = round_up_to(at(v, "PAD"), vec);
@@ -202,10 +208,11 @@ std::vector<VariantSpace> all_variant_spaces(const DTypeInfo& dtype, const std::
        {"TILE_N", {128, 64, 256}},
        {"TILE_M", {128, 64, 256}},
        {"SPLIT", regblock_splits, ParameterKind::Launch}},
-      {{"TILE_M, TILE_N, TILE_K, WPT_M, WPT_N >= 1 and VEC in {1, 2, 4, 8, 16}",
+      {{"TILE_M, TILE_N, TILE_K, WPT_M, WPT_N in [1, 1024], PAD in [0, 64] and VEC in {1, 2, 4, 8, 16}",
         [](const Values& v, const DeviceInfo&) {
-          return at(v, "TILE_M") >= 1 && at(v, "TILE_N") >= 1 && at(v, "TILE_K") >= 1 && at(v, "WPT_M") >= 1 &&
-                 at(v, "WPT_N") >= 1 && valid_vector_width(at(v, "VEC"));
+          for (const char* name : {"TILE_M", "TILE_N", "TILE_K", "WPT_M", "WPT_N"})
+            if (!in_range(at(v, name), 1, kMaxTile)) return false;
+          return in_range(at(v, "PAD"), 0, kMaxPad) && valid_vector_width(at(v, "VEC"));
         }},
        {"TILE_M % WPT_M == 0 and TILE_N % WPT_N == 0",
         [](const Values& v, const DeviceInfo&) {
@@ -250,9 +257,10 @@ std::vector<VariantSpace> all_variant_spaces(const DTypeInfo& dtype, const std::
   VariantSpace tiled{
       "tiled",
       {{"PAD", {1, 0}}, {"TILE", {16, 8, 32}}},
-      {{"TILE >= 1 and TILE x TILE fits the device's work-group",
+      {{"TILE >= 1, TILE x TILE fits the device's work-group, PAD in [0, 64]",
         [](const Values& v, const DeviceInfo& d) {
-          return at(v, "TILE") >= 1 && work_group_fits(at(v, "TILE"), at(v, "TILE"), d);
+          return at(v, "TILE") >= 1 && work_group_fits(at(v, "TILE"), at(v, "TILE"), d) &&
+                 in_range(at(v, "PAD"), 0, kMaxPad);
         }},
        {"2 * TILE * (TILE + PAD) elements fit local memory", [element](const Values& v, const DeviceInfo& d) {
           const auto tile = at(v, "TILE");
@@ -267,10 +275,11 @@ std::vector<VariantSpace> all_variant_spaces(const DTypeInfo& dtype, const std::
        {"VEC", {16, 8, 4}},
        {"WG_X", {1, 8}, ParameterKind::Launch},
        {"WG_Y", {8, 1, 16}, ParameterKind::Launch}},
-      {{"WPT_M >= 1, VEC in {1, 2, 4, 8, 16}, WPT_N a positive multiple of VEC, USE_PACKED_B 0 or 1",
+      {{"WPT_M, WPT_N in [1, 1024], VEC in {1, 2, 4, 8, 16} dividing WPT_N, USE_PACKED_B 0 or 1",
         [](const Values& v, const DeviceInfo&) {
-          return at(v, "WPT_M") >= 1 && valid_vector_width(at(v, "VEC")) && at(v, "WPT_N") >= 1 &&
-                 at(v, "WPT_N") % at(v, "VEC") == 0 && is_switch(at(v, "USE_PACKED_B"));
+          return in_range(at(v, "WPT_M"), 1, kMaxTile) && valid_vector_width(at(v, "VEC")) &&
+                 in_range(at(v, "WPT_N"), 1, kMaxTile) && at(v, "WPT_N") % at(v, "VEC") == 0 &&
+                 is_switch(at(v, "USE_PACKED_B"));
         }},
        {"WG_X x WG_Y fits the device (both 0: the driver chooses)",
         [](const Values& v, const DeviceInfo& d) { return work_group_fits(at(v, "WG_X"), at(v, "WG_Y"), d); }}}};
@@ -279,22 +288,23 @@ std::vector<VariantSpace> all_variant_spaces(const DTypeInfo& dtype, const std::
       "WG_X x WG_Y (both >= 1) fits the device", [](const Values& v, const DeviceInfo& d) {
         return at(v, "WG_X") >= 1 && at(v, "WG_Y") >= 1 && work_group_fits(at(v, "WG_X"), at(v, "WG_Y"), d);
       }};
-  VariantSpace skinny_m{
-      "skinny_m",
-      {{"WPT_M", {1, 2, 4, 8}},
-       {"VEC", {4, 2, 1}},
-       {"WG_Y", {8, 4, 1}},
-       {"WG_X", {32, 64, 8}},
-       {"SPLIT", many_splits, ParameterKind::Launch}},
-      {{"WPT_M >= 1 and VEC in {1, 2, 4, 8, 16}",
-        [](const Values& v, const DeviceInfo&) { return at(v, "WPT_M") >= 1 && valid_vector_width(at(v, "VEC")); }},
-       skinny_work_group,
-       {"WG_X * WG_Y * VEC elements fit local memory",
-        [element](const Values& v, const DeviceInfo& d) {
-          return static_cast<std::uint64_t>(at(v, "WG_X") * at(v, "WG_Y") * at(v, "VEC")) * element <=
-                 d.local_memory_bytes;
-        }},
-       split_positive}};
+  VariantSpace skinny_m{"skinny_m",
+                        {{"WPT_M", {1, 2, 4, 8}},
+                         {"VEC", {4, 2, 1}},
+                         {"WG_Y", {8, 4, 1}},
+                         {"WG_X", {32, 64, 8}},
+                         {"SPLIT", many_splits, ParameterKind::Launch}},
+                        {{"WPT_M in [1, 1024] and VEC in {1, 2, 4, 8, 16}",
+                          [](const Values& v, const DeviceInfo&) {
+                            return in_range(at(v, "WPT_M"), 1, kMaxTile) && valid_vector_width(at(v, "VEC"));
+                          }},
+                         skinny_work_group,
+                         {"WG_X * WG_Y * VEC elements fit local memory",
+                          [element](const Values& v, const DeviceInfo& d) {
+                            return static_cast<std::uint64_t>(at(v, "WG_X") * at(v, "WG_Y") * at(v, "VEC")) * element <=
+                                   d.local_memory_bytes;
+                          }},
+                         split_positive}};
   VariantSpace skinny_n{"skinny_n",
                         {{"WPT_N", {1, 2, 4, 8}},
                          {"WPT_M", {1, 2, 4}},
@@ -302,9 +312,10 @@ std::vector<VariantSpace> all_variant_spaces(const DTypeInfo& dtype, const std::
                          {"WG_Y", {8, 4, 1}},
                          {"WG_X", {32, 64, 8}},
                          {"SPLIT", {1, 2, 4, 8}, ParameterKind::Launch}},
-                        {{"WPT_M, WPT_N >= 1 and VEC in {1, 2, 4, 8, 16}",
+                        {{"WPT_M, WPT_N in [1, 1024] and VEC in {1, 2, 4, 8, 16}",
                           [](const Values& v, const DeviceInfo&) {
-                            return at(v, "WPT_M") >= 1 && at(v, "WPT_N") >= 1 && valid_vector_width(at(v, "VEC"));
+                            return in_range(at(v, "WPT_M"), 1, kMaxTile) && in_range(at(v, "WPT_N"), 1, kMaxTile) &&
+                                   valid_vector_width(at(v, "VEC"));
                           }},
                          skinny_work_group,
                          {"WG_X * WG_Y elements fit local memory",

@@ -543,6 +543,24 @@ TEST_SUITE("ops.gemm") {
         "config", "CL_INVALID_VALUE");
   }
 
+  TEST_CASE("gemm: configurations with absurd sizes are refused, not overflowed") {
+    cl::Buffer buffer(device().context, CL_MEM_READ_WRITE, 4000 * sizeof(float));
+    cl::Buffer other(device().context, CL_MEM_READ_WRITE, 4000 * sizeof(float));
+    const std::int64_t huge = std::int64_t{1} << 40;
+    for (const Config& config :
+         {regblock(huge, huge, huge, 8, 8, 4, 0, 0, 1), regblock(64, 64, 16, 4, 4, 4, huge, 0, 1), tiled(huge, 1),
+          tiled(8, huge), naive(huge, huge), cpu(huge, 16, 8, 0, 1, 8), skinny_m(1, 4, huge, huge, 1),
+          skinny_n(huge, 1, 4, 32, 8, 1)}) {
+      CAPTURE(config.to_string());
+      expect_error(
+          [&] {
+            detail::gemm_with<float>(config, device().queue, Layout::RowMajor, Transpose::No, Transpose::No, 4, 4, 4,
+                                     1.f, buffer, 0, 4, buffer, 100, 4, 0.f, other, 0, 4);
+          },
+          "config", "CL_INVALID_VALUE");
+    }
+  }
+
   TEST_CASE("gemm: double on a device without fp64 is refused with a clear error") {
     DeviceInfo no_fp64 = *device().info;
     no_fp64.fp64 = false;
