@@ -54,6 +54,7 @@ std::vector<FamilyBenchmark> all_benchmarks() {
       elementwise_benchmark(),
       transpose_benchmark(),
       reduce_benchmark(),
+      gemm_benchmark(),
       image_benchmark(),
   };
 }
@@ -63,6 +64,7 @@ std::vector<FirstCallOp> all_first_calls() {
   for (auto&& family : {elementwise_first_calls()}) ops.insert(ops.end(), family.begin(), family.end());
   for (auto&& op : transpose_first_calls()) ops.push_back(op);
   for (auto&& op : reduce_first_calls()) ops.push_back(op);
+  for (auto&& op : gemm_first_calls()) ops.push_back(op);
   for (auto&& op : image_first_calls()) ops.push_back(op);
   return ops;
 }

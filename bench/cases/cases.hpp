@@ -13,6 +13,8 @@ FamilyBenchmark transpose_benchmark();
 std::vector<FirstCallOp> transpose_first_calls();
 FamilyBenchmark reduce_benchmark();
 std::vector<FirstCallOp> reduce_first_calls();
+FamilyBenchmark gemm_benchmark();
+std::vector<FirstCallOp> gemm_first_calls();
 FamilyBenchmark image_benchmark();
 std::vector<FirstCallOp> image_first_calls();
 

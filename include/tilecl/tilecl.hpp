@@ -6,6 +6,7 @@
 #include "tilecl/device.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
+#include "tilecl/gemm.hpp"
 #include "tilecl/reduce.hpp"
 #include "tilecl/runtime.hpp"
 #include "tilecl/transpose.hpp"

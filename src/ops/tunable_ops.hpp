@@ -10,6 +10,7 @@ namespace tilecl::detail {
 std::vector<TunableOp> elementwise_tunable_ops();
 std::vector<TunableOp> transpose_tunable_ops();
 std::vector<TunableOp> reduce_tunable_ops();
+std::vector<TunableOp> gemm_tunable_ops();
 std::vector<TunableOp> color_tunable_ops();
 std::vector<TunableOp> convolve_tunable_ops();
 

@@ -13,6 +13,7 @@ const std::vector<TunableOp>& tunable_op_registry() {
     for (auto&& family : {elementwise_tunable_ops()}) all.insert(all.end(), family.begin(), family.end());
     for (auto&& op : transpose_tunable_ops()) all.push_back(op);
     for (auto&& op : reduce_tunable_ops()) all.push_back(op);
+    for (auto&& op : gemm_tunable_ops()) all.push_back(op);
     for (auto&& op : color_tunable_ops()) all.push_back(op);
     for (auto&& op : convolve_tunable_ops()) all.push_back(op);
     return all;
