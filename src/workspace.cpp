@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "tilecl/device.hpp"
 #include "tilecl/error.hpp"
 
 namespace tilecl::detail {
@@ -42,6 +43,12 @@ WorkspaceLease acquire_workspace(const std::string& op, const cl::Context& conte
   }
   WorkspaceLease lease(slot, caller_wait);  // takes the slot's lock
   if (slot->bytes < bytes) {
+    // Some drivers (NVIDIA's) accept any size at creation and fail later: check the device's limit first.
+    const std::uint64_t limit = device_info(device).max_allocation_bytes;
+    if (bytes > limit)
+      throw Error(op, "workspace", CL_INVALID_BUFFER_SIZE,
+                  "needs " + std::to_string(bytes) + " bytes of scratch memory for " + purpose + ", above the " +
+                      std::to_string(limit) + "-byte allocation limit of the device");
     const std::size_t grown = std::max(bytes, slot->bytes + slot->bytes / 2);
     try {
       slot->buffer = cl::Buffer(context, CL_MEM_READ_WRITE, grown);
