@@ -98,11 +98,13 @@ void print_first_calls(std::ostream& out, const std::vector<FirstCallResult>& re
     by_op[result.op][result.scenario] = result.error.empty() ? fixed(result.milliseconds, 1) : "failed: " + result.error;
   }
   const std::vector<std::string> scenarios{"cold caches", "warm binary cache", "warm binary cache + tuning database"};
-  out << std::left << std::setw(18) << "op";
+  std::size_t op_width = 4;
+  for (const auto& op : order) op_width = std::max(op_width, op.size() + 2);
+  out << std::left << std::setw(static_cast<int>(op_width)) << "op";
   for (const auto& s : scenarios) out << std::setw(38) << s;
   out << "\n";
   for (const auto& op : order) {
-    out << std::setw(18) << op;
+    out << std::setw(static_cast<int>(op_width)) << op;
     for (const auto& s : scenarios) out << std::setw(38) << (by_op[op].count(s) ? by_op[op][s] : "-");
     out << "\n";
   }
