@@ -9,11 +9,12 @@
 #include <CL/opencl.hpp>
 #include <boost/compute/command_queue.hpp>
 #include <boost/compute/container/vector.hpp>
-
 #include <vector>
 
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
+#include "tilecl/reduce.hpp"
+#include "tilecl/transpose.hpp"
 
 namespace tilecl::compute {
 
@@ -60,6 +61,33 @@ boost::compute::event vector_add(boost::compute::command_queue& queue, const boo
   cl::CommandQueue q = compute::queue(queue);
   cl::Buffer c_buffer = compute::buffer(c);
   return event(tilecl::vector_add<T>(q, a.size(), compute::buffer(a), 0, compute::buffer(b), 0, c_buffer, 0));
+}
+
+// The Sum, Min or Max of a whole vector, returned to the host (waits).
+template <typename T>
+T reduce_value(boost::compute::command_queue& queue, ReduceOp op, const boost::compute::vector<T>& x) {
+  cl::CommandQueue q = compute::queue(queue);
+  return tilecl::reduce_value<T>(q, op, x.size(), compute::buffer(x), 0);
+}
+
+// The index of the first minimum or maximum (ArgMin, ArgMax) of a whole vector (waits).
+template <typename T>
+std::size_t reduce_index(boost::compute::command_queue& queue, ReduceOp op, const boost::compute::vector<T>& x) {
+  cl::CommandQueue q = compute::queue(queue);
+  return tilecl::reduce_index<T>(q, op, x.size(), compute::buffer(x), 0);
+}
+
+// out = in^T for a dense row-major rows x cols matrix held in `in` (out gets cols x rows).
+template <typename T>
+boost::compute::event transpose(boost::compute::command_queue& queue, std::size_t rows, std::size_t cols,
+                                const boost::compute::vector<T>& in, boost::compute::vector<T>& out) {
+  if (in.size() < rows * cols)
+    throw Error("transpose", "in", CL_INVALID_BUFFER_SIZE, "vector holds fewer than rows x cols elements");
+  if (out.size() < rows * cols)
+    throw Error("transpose", "out", CL_INVALID_BUFFER_SIZE, "vector holds fewer than rows x cols elements");
+  cl::CommandQueue q = compute::queue(queue);
+  cl::Buffer out_buffer = compute::buffer(out);
+  return event(tilecl::transpose<T>(q, rows, cols, compute::buffer(in), 0, cols, out_buffer, 0, rows));
 }
 
 }  // namespace tilecl::compute

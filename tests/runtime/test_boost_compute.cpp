@@ -31,6 +31,26 @@ TEST_SUITE("runtime.boost_compute") {
     test::check_all_close(got, want, 1e-6, "vector_add on Boost.Compute vectors");
   }
 
+  TEST_CASE("boost compute: reductions and transposes of whole vectors") {
+    boost::compute::context context(device().context());
+    boost::compute::command_queue queue(context, boost::compute::device(device().device()));
+    auto random = test::random_engine("boost-reduce");
+    auto host = test::random_vector<float>(1001, random);
+    boost::compute::vector<float> x(host.begin(), host.end(), queue);
+    double want = 0;
+    for (float v : host) want += v;
+    CHECK(compute::reduce_value(queue, ReduceOp::Sum, x) == doctest::Approx(want).epsilon(1e-5));
+    const auto largest = std::max_element(host.begin(), host.end()) - host.begin();
+    CHECK(compute::reduce_index(queue, ReduceOp::ArgMax, x) == static_cast<std::size_t>(largest));
+    boost::compute::vector<float> t(1001, context);
+    compute::transpose(queue, 7, 143, x, t).wait();
+    std::vector<float> got(1001);
+    boost::compute::copy(t.begin(), t.end(), got.begin(), queue);
+    for (std::size_t r = 0; r < 7; ++r)
+      for (std::size_t c = 0; c < 143; ++c) CHECK(got[c * 7 + r] == host[r * 143 + c]);
+    CHECK_THROWS_AS(compute::transpose(queue, 8, 143, x, t), Error);
+  }
+
   TEST_CASE("boost compute: vectors of different sizes are refused") {
     boost::compute::context context(device().context());
     boost::compute::command_queue queue(context, boost::compute::device(device().device()));
