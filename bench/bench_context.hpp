@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
 #include <functional>
 #include <random>
 #include <string>
@@ -23,11 +22,11 @@ struct Row {
   std::string dtype;           // "float"
   std::string implementation;  // "tilecl", "tilecl naive", "CLBlast", "Boost.Compute", "OpenCV", ...
   enum class Kind { Ours, OursBaseline, Peer, Limit } kind = Kind::Ours;
-  std::string parameters;      // for tilecl rows: the configuration and where it came from
+  std::string parameters;  // for tilecl rows: the configuration and where it came from
   Timing timing;
-  double work = 0;             // bytes moved (read + write) or floating-point operations, per run
+  double work = 0;  // bytes moved (read + write) or floating-point operations, per run
   Unit unit = Unit::BytesPerSecond;
-  std::string note;            // "host-timed", "failed: ...", ...
+  std::string note;  // "host-timed", "failed: ...", ...
   bool failed = false;
 
   // GB/s or GFLOP/s (1e9 per second) at the median time.

@@ -30,9 +30,9 @@ std::size_t BenchContext::rotation_sets(std::size_t bytes) const {
 }
 
 void BenchContext::add(Row row) {
-  std::cerr << "  " << row.family << " " << row.op << " " << row.shape << " " << row.dtype << " "
-            << row.implementation << ": "
-            << (row.failed ? "failed (" + row.note + ")" : std::to_string(row.timing.median_ms) + " ms") << std::endl;
+  std::cerr << "  " << row.family << " " << row.op << " " << row.shape << " " << row.dtype << " " << row.implementation
+            << ": " << (row.failed ? "failed (" + row.note + ")" : std::to_string(row.timing.median_ms) + " ms")
+            << std::endl;
   rows.push_back(std::move(row));
 }
 
@@ -51,11 +51,7 @@ struct Settings {
 
 std::vector<FamilyBenchmark> all_benchmarks() {
   return {
-      elementwise_benchmark(),
-      transpose_benchmark(),
-      reduce_benchmark(),
-      gemm_benchmark(),
-      image_benchmark(),
+      elementwise_benchmark(), transpose_benchmark(), reduce_benchmark(), gemm_benchmark(), image_benchmark(),
   };
 }
 
@@ -89,8 +85,8 @@ cl::Device pick_device(const std::string& selector) {
 
 nlohmann::json statistics_json() {
   const Statistics s = statistics();
-  return {{"memory_hits", s.memory_hits}, {"disk_hits", s.disk_hits}, {"compiles", s.compiles},
-          {"compile_seconds", s.compile_seconds}, {"tunings", s.tunings}, {"tuning_seconds", s.tuning_seconds},
+  return {{"memory_hits", s.memory_hits},         {"disk_hits", s.disk_hits}, {"compiles", s.compiles},
+          {"compile_seconds", s.compile_seconds}, {"tunings", s.tunings},     {"tuning_seconds", s.tuning_seconds},
           {"tuning_db_hits", s.tuning_db_hits}};
 }
 
@@ -136,7 +132,8 @@ FirstCallResult run_child(const std::string& op, bool ours, const std::string& s
 std::vector<FirstCallResult> measure_first_calls(const Settings& settings) {
   std::vector<FirstCallResult> results;
   for (const auto& op : all_first_calls()) {
-    const fs::path root = fs::temp_directory_path() / ("tilecl-first-call-" + std::to_string(::getpid()) + "-" + op.name);
+    const fs::path root =
+        fs::temp_directory_path() / ("tilecl-first-call-" + std::to_string(::getpid()) + "-" + op.name);
     fs::remove_all(root);
     fs::create_directories(root / "pocl");
     // A private PoCL kernel cache too, so "cold" is cold on a CPU device as well (other drivers ignore it).
@@ -147,7 +144,8 @@ std::vector<FirstCallResult> measure_first_calls(const Settings& settings) {
     if (op.ours) {
       fs::remove_all(root / "tilecl" / "tuning");
       results.push_back(run_child(op.name, op.ours, "warm binary cache", environment, settings.device));
-      results.push_back(run_child(op.name, op.ours, "warm binary cache + tuning database", environment, settings.device));
+      results.push_back(
+          run_child(op.name, op.ours, "warm binary cache + tuning database", environment, settings.device));
     }
     fs::remove_all(root);
   }
@@ -224,9 +222,11 @@ std::function<int()> add_bench_command(CLI::App& app) {
   auto settings = std::make_shared<Settings>();
   auto* command = app.add_subcommand("bench", "Benchmark tilecl beside its peers and the device's limits");
   command->add_option("--device", settings->device, "Device as P:D (index or name substring each)");
-  command->add_flag("--quick", settings->quick, "Small sizes and few runs (under a minute on a CPU); no first-call section");
+  command->add_flag("--quick", settings->quick,
+                    "Small sizes and few runs (under a minute on a CPU); no first-call section");
   command->add_option("--family", settings->families, "Families to run (default: all)")->delimiter(',');
-  command->add_option("--json", settings->json_path, "Write results as JSON here, and an SVG chart per family beside it");
+  command->add_option("--json", settings->json_path,
+                      "Write results as JSON here, and an SVG chart per family beside it");
   command->add_flag("--no-first-call", settings->no_first_call, "Skip the first-call latency measurements");
   command->add_option("--runs", settings->max_runs, "Timed runs per row at most (after warm-up)");
   command->add_option("--internal-first-call", settings->internal_first_call)->group("");

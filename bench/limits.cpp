@@ -106,14 +106,13 @@ Row fma_row(BenchContext& context) {
   kernel.setArg(0, out);
   kernel.setArg(1, 0.5f);
   kernel.setArg(2, iterations);
-  return limit_row(context, "fma", std::to_string(global) + " items x " + std::to_string(iterations), "float",
-                   "FMA-bound kernel", static_cast<double>(global) * iterations * 8 * width * 2,
-                   Unit::FlopsPerSecond, [&] {
-                     cl::Event event;
-                     context.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NullRange,
-                                                        nullptr, &event);
-                     return event;
-                   });
+  return limit_row(
+      context, "fma", std::to_string(global) + " items x " + std::to_string(iterations), "float", "FMA-bound kernel",
+      static_cast<double>(global) * iterations * 8 * width * 2, Unit::FlopsPerSecond, [&] {
+        cl::Event event;
+        context.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NullRange, nullptr, &event);
+        return event;
+      });
 }
 
 }  // namespace

@@ -18,10 +18,14 @@ const char* unit_name(Unit unit) { return unit == Unit::BytesPerSecond ? "GB/s" 
 
 const char* kind_name(Row::Kind kind) {
   switch (kind) {
-    case Row::Kind::Ours: return "tilecl";
-    case Row::Kind::OursBaseline: return "tilecl-baseline";
-    case Row::Kind::Peer: return "peer";
-    case Row::Kind::Limit: return "limit";
+    case Row::Kind::Ours:
+      return "tilecl";
+    case Row::Kind::OursBaseline:
+      return "tilecl-baseline";
+    case Row::Kind::Peer:
+      return "peer";
+    case Row::Kind::Limit:
+      return "limit";
   }
   return "?";
 }
@@ -33,11 +37,16 @@ bool same_problem(const Row& a, const Row& b) {
 std::string escape_xml(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
   }
   return out;
 }
@@ -62,13 +71,13 @@ void print_table(std::ostream& out, const std::vector<Row>& rows, const Limits& 
   for (const auto& row : rows) {
     const double spread = row.timing.median_ms > 0 ? (row.timing.max_ms - row.timing.min_ms) / row.timing.median_ms : 0;
     const double ratio = row.kind == Row::Kind::Ours ? ratio_to_best_peer(row, rows) : 0;
-    table.push_back({row.family, row.op, row.shape, row.dtype,
-                     row.implementation + (row.timing.host_timed ? " *" : ""),
-                     row.failed ? "failed" : fixed(row.timing.median_ms, 4) + " ms",
-                     row.failed ? "-" : "±" + fixed(50 * spread, 1) + "%",
-                     row.failed ? "-" : fixed(row.rate(), 1) + " " + unit_name(row.unit),
-                     row.failed || row.kind == Row::Kind::Limit ? "" : fixed(100 * fraction_of_limit(row, limits), 1) + "%",
-                     ratio > 0 ? fixed(ratio, 2) + "x" : ""});
+    table.push_back(
+        {row.family, row.op, row.shape, row.dtype, row.implementation + (row.timing.host_timed ? " *" : ""),
+         row.failed ? "failed" : fixed(row.timing.median_ms, 4) + " ms",
+         row.failed ? "-" : "±" + fixed(50 * spread, 1) + "%",
+         row.failed ? "-" : fixed(row.rate(), 1) + " " + unit_name(row.unit),
+         row.failed || row.kind == Row::Kind::Limit ? "" : fixed(100 * fraction_of_limit(row, limits), 1) + "%",
+         ratio > 0 ? fixed(ratio, 2) + "x" : ""});
   }
   std::vector<std::size_t> widths(table[0].size(), 0);
   for (const auto& line : table)
@@ -85,7 +94,8 @@ void print_table(std::ostream& out, const std::vector<Row>& rows, const Limits& 
   }
   out << "(* host-timed: the library returns no event, so the clock stops after clFinish)\n";
   for (const auto& row : rows)
-    if (row.failed) out << "failed: " << row.implementation << " " << row.op << " " << row.shape << ": " << row.note << "\n";
+    if (row.failed)
+      out << "failed: " << row.implementation << " " << row.op << " " << row.shape << ": " << row.note << "\n";
 }
 
 void print_first_calls(std::ostream& out, const std::vector<FirstCallResult>& results) {
@@ -95,7 +105,8 @@ void print_first_calls(std::ostream& out, const std::vector<FirstCallResult>& re
   std::vector<std::string> order;
   for (const auto& result : results) {
     if (!by_op.count(result.op)) order.push_back(result.op);
-    by_op[result.op][result.scenario] = result.error.empty() ? fixed(result.milliseconds, 1) : "failed: " + result.error;
+    by_op[result.op][result.scenario] =
+        result.error.empty() ? fixed(result.milliseconds, 1) : "failed: " + result.error;
   }
   const std::vector<std::string> scenarios{"cold caches", "warm binary cache", "warm binary cache + tuning database"};
   std::size_t op_width = 4;
@@ -125,25 +136,26 @@ nlohmann::json to_json(const RunInfo& run, const DeviceInfo& device, const Limit
   document["limits"] = {{"copy_gb_per_s", limits.copy_gb_per_s}, {"fma_gflop_per_s", limits.fma_gflop_per_s}};
   document["rows"] = nlohmann::json::array();
   for (const auto& row : rows) {
-    document["rows"].push_back({{"family", row.family},
-                                {"op", row.op},
-                                {"shape", row.shape},
-                                {"dtype", row.dtype},
-                                {"implementation", row.implementation},
-                                {"kind", kind_name(row.kind)},
-                                {"parameters", row.parameters},
-                                {"median_ms", row.timing.median_ms},
-                                {"min_ms", row.timing.min_ms},
-                                {"max_ms", row.timing.max_ms},
-                                {"runs", row.timing.runs},
-                                {"host_timed", row.timing.host_timed},
-                                {"work", row.work},
-                                {"unit", unit_name(row.unit)},
-                                {"rate", row.rate()},
-                                {"fraction_of_limit", fraction_of_limit(row, limits)},
-                                {"ratio_to_best_peer", row.kind == Row::Kind::Ours ? ratio_to_best_peer(row, rows) : 0.0},
-                                {"failed", row.failed},
-                                {"note", row.note}});
+    document["rows"].push_back(
+        {{"family", row.family},
+         {"op", row.op},
+         {"shape", row.shape},
+         {"dtype", row.dtype},
+         {"implementation", row.implementation},
+         {"kind", kind_name(row.kind)},
+         {"parameters", row.parameters},
+         {"median_ms", row.timing.median_ms},
+         {"min_ms", row.timing.min_ms},
+         {"max_ms", row.timing.max_ms},
+         {"runs", row.timing.runs},
+         {"host_timed", row.timing.host_timed},
+         {"work", row.work},
+         {"unit", unit_name(row.unit)},
+         {"rate", row.rate()},
+         {"fraction_of_limit", fraction_of_limit(row, limits)},
+         {"ratio_to_best_peer", row.kind == Row::Kind::Ours ? ratio_to_best_peer(row, rows) : 0.0},
+         {"failed", row.failed},
+         {"note", row.note}});
   }
   document["first_call"] = nlohmann::json::array();
   for (const auto& result : first_calls)

@@ -40,8 +40,8 @@ std::uint64_t checksum(const std::string& key_text, const unsigned char* binary,
 BinaryKey make_binary_key(const DeviceInfo& device, const std::string& family, const std::string& source_hash,
                           const std::string& options) {
   BinaryKey key;
-  key.text = std::string("library=tilecl ") + version() + "\n" + "format=" + std::to_string(kBinaryCacheFormat) +
-             "\n" + "family=" + family + "\n" + "source=" + source_hash + "\n" + "options=" + options + "\n" +
+  key.text = std::string("library=tilecl ") + version() + "\n" + "format=" + std::to_string(kBinaryCacheFormat) + "\n" +
+             "family=" + family + "\n" + "source=" + source_hash + "\n" + "options=" + options + "\n" +
              device.identity_text();
   key.fingerprint = device.fingerprint();
   return key;

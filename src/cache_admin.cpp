@@ -117,8 +117,8 @@ std::size_t export_tuning(const fs::path& bundle) {
     auto database = read_json(path);
     TuningRecords records;
     std::string why;
-    if (database && TuningDatabase::from_json_text(database->dump(), nullptr, records, why) ==
-                        TuningDatabase::FileState::Valid)
+    if (database &&
+        TuningDatabase::from_json_text(database->dump(), nullptr, records, why) == TuningDatabase::FileState::Valid)
       document["databases"].push_back(*database);
   }
   const std::string text = document.dump(1) + "\n";

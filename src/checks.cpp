@@ -21,8 +21,8 @@ QueueTarget queue_target(const std::string& op, const cl::CommandQueue& queue) {
 
 std::uint64_t checked_multiply(const std::string& op, const std::string& argument, std::uint64_t a, std::uint64_t b) {
   if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
-    throw Error(op, argument, CL_INVALID_VALUE, "size overflows 64 bits (" + std::to_string(a) + " x " +
-                                                    std::to_string(b) + ")");
+    throw Error(op, argument, CL_INVALID_VALUE,
+                "size overflows 64 bits (" + std::to_string(a) + " x " + std::to_string(b) + ")");
   return a * b;
 }
 

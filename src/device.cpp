@@ -4,10 +4,10 @@
 #include <cctype>
 #include <cstdlib>
 #include <map>
-#include <vector>
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <vector>
 
 #include "hash.hpp"
 #include "tilecl/error.hpp"
@@ -183,7 +183,8 @@ cl::Device select_device(const std::string& platform_selector, const std::string
   try {
     platforms[static_cast<size_t>(platform_index)].getDevices(CL_DEVICE_TYPE_ALL, &devices);
   } catch (const cl::Error& error) {
-    throw Error("select_device", "device", error.err(), "platform '" + platform_names[platform_index] + "' has no devices");
+    throw Error("select_device", "device", error.err(),
+                "platform '" + platform_names[platform_index] + "' has no devices");
   }
   std::vector<std::string> device_names;
   for (const auto& device : devices) device_names.push_back(device.getInfo<CL_DEVICE_NAME>());

@@ -92,8 +92,7 @@ Error::Error(std::string op, std::string argument, cl_int status, const std::str
       argument_(std::move(argument)),
       status_(status) {}
 
-BuildError::BuildError(std::string op, std::string family, cl_int status, std::string options,
-                       std::string log)
+BuildError::BuildError(std::string op, std::string family, cl_int status, std::string options, std::string log)
     : Error(std::move(op), "program '" + family + "'", status,
             "kernel build failed with options \"" + options + "\"; build log:\n" + log),
       family_(std::move(family)),

@@ -18,8 +18,8 @@ void check_work_group_fits(const std::string& op, CompiledProgram& program, cons
   const std::size_t limit = program.kernel_work_group_limit(kernel_name, op);
   if (work_group_items > limit)
     throw Error(op, "work-group size", CL_INVALID_WORK_GROUP_SIZE,
-                std::to_string(work_group_items) + " work-items exceed the " + std::to_string(limit) +
-                    " that kernel " + kernel_name + " allows on this device");
+                std::to_string(work_group_items) + " work-items exceed the " + std::to_string(limit) + " that kernel " +
+                    kernel_name + " allows on this device");
 }
 
 cl::Event enqueue_kernel(const std::string& op, cl::CommandQueue& queue, cl::Kernel& kernel, const cl::NDRange& global,

@@ -25,8 +25,9 @@ std::string build_log(const cl::Program& program, const cl::Device& device) {
 
 void show_kernel(const KernelSource& source, const std::string& options, const std::string& log) {
   if (!show_kernels()) return;
-  std::cerr << "[tilecl] ---- program " << source.family << " (" << source.origin << ") options: " << options
-            << "\n" << source.text << "\n[tilecl] ---- build log:\n" << log << "\n[tilecl] ----" << std::endl;
+  std::cerr << "[tilecl] ---- program " << source.family << " (" << source.origin << ") options: " << options << "\n"
+            << source.text << "\n[tilecl] ---- build log:\n"
+            << log << "\n[tilecl] ----" << std::endl;
 }
 
 // A program from a cached binary, or nullptr when there is none or the driver refuses it.
@@ -54,7 +55,10 @@ std::shared_ptr<CompiledProgram> build_from_disk(const cl::Context& context, con
 // --- CompiledProgram -------------------------------------------------------------------------------
 
 CompiledProgram::CompiledProgram(cl::Program program, cl::Device device, std::string family, std::string options)
-    : program_(std::move(program)), device_(std::move(device)), family_(std::move(family)), options_(std::move(options)) {}
+    : program_(std::move(program)),
+      device_(std::move(device)),
+      family_(std::move(family)),
+      options_(std::move(options)) {}
 
 CompiledProgram::Lease::Lease(std::shared_ptr<CompiledProgram> owner, std::string name, cl::Kernel kernel)
     : owner_(std::move(owner)), name_(std::move(name)), kernel_(std::move(kernel)) {}

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
 #include <future>
 #include <map>
 #include <memory>
@@ -67,8 +66,8 @@ class ProgramCache {
 
   // The built program; throws tilecl::BuildError when it does not compile (and again for every later
   // caller of the same key: a failed build is remembered, not retried).
-  std::shared_ptr<CompiledProgram> get(const cl::Context& context, const cl::Device& device,
-                                       const std::string& family, const BuildOptions& options, const std::string& op);
+  std::shared_ptr<CompiledProgram> get(const cl::Context& context, const cl::Device& device, const std::string& family,
+                                       const BuildOptions& options, const std::string& op);
 
   // Whether the key is built already (or being built), without building it.
   bool contains(const cl::Context& context, const cl::Device& device, const std::string& family,

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
 #include <cstddef>
 #include <memory>
 #include <mutex>

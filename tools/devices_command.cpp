@@ -78,8 +78,8 @@ Action add_devices_command(CLI::App& app) {
                   << " MHz, work-groups up to " << info.max_work_group_size << " (multiple of "
                   << info.preferred_work_group_multiple << "), native float vector " << info.native_vector_width_float
                   << "\n"
-                  << "    memory       " << mib(info.global_memory_bytes) << " global (" << mib(info.max_allocation_bytes)
-                  << " per buffer), " << kib(info.local_memory_bytes) << " local ("
+                  << "    memory       " << mib(info.global_memory_bytes) << " global ("
+                  << mib(info.max_allocation_bytes) << " per buffer), " << kib(info.local_memory_bytes) << " local ("
                   << (info.local_memory_is_dedicated ? "on chip" : "emulated in global memory") << ")\n"
                   << "    features     fp64 " << (info.fp64 ? "yes" : "no") << ", sub-groups "
                   << (info.subgroups ? "yes" : "no") << "\n";

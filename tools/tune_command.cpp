@@ -101,8 +101,8 @@ int run_tune(const TuneSettings& settings) {
 
   const auto start = std::chrono::steady_clock::now();
   const detail::TuningRecords existing = detail::TuningDatabase(info).load();
-  TextTable table({"op", "dtype", "shape", "bucket", "best parameters", "time", "rate", "default", "speed-up",
-                   "tried", "failed"});
+  TextTable table(
+      {"op", "dtype", "shape", "bucket", "best parameters", "time", "rate", "default", "speed-up", "tried", "failed"});
   std::size_t keys = 0, skipped = 0;
   std::vector<std::string> failure_notes;
   for (const auto* op : ops) {
@@ -134,21 +134,21 @@ int run_tune(const TuneSettings& settings) {
               result.status == detail::CandidateStatus::WrongResult) {
             ++failed;
             // One example per distinct kind of failure, for the notes under the table.
-            const std::string reason = std::string(detail::candidate_status_name(result.status)) + ": " +
-                                       result.message.substr(0, 160);
+            const std::string reason =
+                std::string(detail::candidate_status_name(result.status)) + ": " + result.message.substr(0, 160);
             if (reasons.size() < 3 && reasons.insert(reason.substr(0, 60)).second)
               failure_notes.push_back(op->description.name + " " + dtype + " " + key.bucket + ": " +
                                       result.config.to_string() + ": " + reason);
           }
         }
-        table.add({op->description.name, dtype, subject->timing_shape(), key.bucket,
-                   outcome.found ? outcome.best.to_string() : "(none verified)",
-                   outcome.found ? fixed(outcome.best_ms, 4) + " ms" : "-",
-                   rate(subject->work(), subject->work_unit(), outcome.best_ms),
-                   outcome.default_ms > 0 ? fixed(outcome.default_ms, 4) + " ms" : "-",
-                   outcome.default_ms > 0 && outcome.best_ms > 0 ? fixed(outcome.default_ms / outcome.best_ms, 2) + "x"
-                                                                 : "-",
-                   std::to_string(tried), std::to_string(failed)});
+        table.add(
+            {op->description.name, dtype, subject->timing_shape(), key.bucket,
+             outcome.found ? outcome.best.to_string() : "(none verified)",
+             outcome.found ? fixed(outcome.best_ms, 4) + " ms" : "-",
+             rate(subject->work(), subject->work_unit(), outcome.best_ms),
+             outcome.default_ms > 0 ? fixed(outcome.default_ms, 4) + " ms" : "-",
+             outcome.default_ms > 0 && outcome.best_ms > 0 ? fixed(outcome.default_ms / outcome.best_ms, 2) + "x" : "-",
+             std::to_string(tried), std::to_string(failed)});
       }
     }
   }
@@ -180,7 +180,8 @@ Action add_tune_command(CLI::App& app) {
   command->add_option("--strategy", settings->strategy, "exhaustive or random")
       ->check(CLI::IsMember({"exhaustive", "random"}))
       ->capture_default_str();
-  command->add_option("--seed", settings->seed, "Seed for the random order and the scratch data")->capture_default_str();
+  command->add_option("--seed", settings->seed, "Seed for the random order and the scratch data")
+      ->capture_default_str();
   command->add_option("--max-candidates", settings->max_candidates, "Try at most this many configurations per key");
   command->add_flag("--force", settings->force, "Tune keys the database already has");
   return [settings] { return run_tune(*settings); };

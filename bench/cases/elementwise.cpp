@@ -61,7 +61,9 @@ void bench_axpy(BenchContext& context, std::size_t n) {
   const auto choice = tuning::parameters_for(context.queue, "axpy", "float", std::to_string(n));
   ours.parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
   ours.timing = time_with_events(
-      [&](int i) { return std::vector<cl::Event>{axpy<float>(context.queue, n, alpha, v.x[i % sets], 0, v.y[i % sets], 0)}; },
+      [&](int i) {
+        return std::vector<cl::Event>{axpy<float>(context.queue, n, alpha, v.x[i % sets], 0, v.y[i % sets], 0)};
+      },
       context.measure);
   context.add(ours);
 
@@ -154,7 +156,7 @@ void bench_vector_add(BenchContext& context, std::size_t n) {
 
 FamilyBenchmark elementwise_benchmark() {
   return {"elementwise", [](BenchContext& context) {
-            const std::size_t n = context.quick ? (std::size_t{1} << 22)
+            const std::size_t n = context.quick            ? (std::size_t{1} << 22)
                                   : context.info->is_gpu() ? (std::size_t{1} << 26)
                                                            : (std::size_t{1} << 24);
             bench_axpy(context, n);

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
 #include <array>
 #include <cstdint>
 #include <string>

@@ -9,15 +9,15 @@ namespace tilecl {
 // Counters since the process started (or since reset_statistics()). TILECL_VERBOSE=1 prints each event
 // as it happens and these totals at exit.
 struct Statistics {
-  std::uint64_t memory_hits = 0;    // program found in the in-memory cache
-  std::uint64_t disk_hits = 0;      // program built from a binary in the disk cache
-  std::uint64_t disk_writes = 0;    // binaries written to the disk cache
-  std::uint64_t disk_rejects = 0;   // damaged, foreign or unbuildable cache files deleted
-  std::uint64_t compiles = 0;       // programs compiled from source
-  double compile_seconds = 0;       // time spent compiling from source (and building from binaries)
-  std::uint64_t tunings = 0;        // tuning searches run (first use or tilecl tune)
-  double tuning_seconds = 0;        // time spent in them
-  std::uint64_t tuning_db_hits = 0; // parameters found in the tuning database
+  std::uint64_t memory_hits = 0;     // program found in the in-memory cache
+  std::uint64_t disk_hits = 0;       // program built from a binary in the disk cache
+  std::uint64_t disk_writes = 0;     // binaries written to the disk cache
+  std::uint64_t disk_rejects = 0;    // damaged, foreign or unbuildable cache files deleted
+  std::uint64_t compiles = 0;        // programs compiled from source
+  double compile_seconds = 0;        // time spent compiling from source (and building from binaries)
+  std::uint64_t tunings = 0;         // tuning searches run (first use or tilecl tune)
+  double tuning_seconds = 0;         // time spent in them
+  std::uint64_t tuning_db_hits = 0;  // parameters found in the tuning database
 };
 
 Statistics statistics();

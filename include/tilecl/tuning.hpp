@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
 #include <cstdint>
 #include <map>
 #include <string>

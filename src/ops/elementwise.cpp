@@ -10,8 +10,8 @@
 #include "program_cache.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
-#include "tuning/scratch.hpp"
 #include "tuning/length_bucket.hpp"
+#include "tuning/scratch.hpp"
 #include "tuning/tuning_service.hpp"
 
 namespace tilecl {
@@ -66,7 +66,8 @@ cl::Event launch(Kind kind, const QueueTarget& target, cl::CommandQueue& queue, 
                  T alpha, const Operands& operands, const std::vector<cl::Event>* wait) {
   const std::string op = op_name(kind);
   const DTypeInfo& dtype = dtype_of<T>();
-  auto program = ProgramCache::instance().get(target.context, target.device, kFamily, build_options_for(dtype, config), op);
+  auto program =
+      ProgramCache::instance().get(target.context, target.device, kFamily, build_options_for(dtype, config), op);
   const std::string kernel_name = std::string(kernel_stem(kind)) + "_" + config.variant;
   const std::uint64_t work_group = static_cast<std::uint64_t>(config.value("WG_X"));
   check_work_group_fits(op, *program, kernel_name, work_group);
@@ -130,7 +131,7 @@ class ElementwiseSubject : public TuningSubject {
     for (std::size_t i = 0; i < expected_.size(); ++i) {
       const double first = verify_first_values_[i], output = verify_output_values_[i];
       const bool inside = i >= kVerifyOffset;
-      expected_[i] = !inside ? output
+      expected_[i] = !inside              ? output
                      : kind_ == Kind::Add ? first + static_cast<double>(verify_second_values_[i])
                                           : static_cast<double>(kAlpha) * first + output;
     }
@@ -197,28 +198,25 @@ cl::Event run_elementwise(Kind kind, const Config* explicit_config, cl::CommandQ
 
 SearchSpace elementwise_search_space() {
   const std::vector<std::int64_t> work_groups{0, 32, 64, 128, 256, 512, 1024};
-  Constraint fits_device{"WG_X <= the device's max work-group size",
-                         [](const Values& v, const DeviceInfo& d) {
+  Constraint fits_device{"WG_X <= the device's max work-group size", [](const Values& v, const DeviceInfo& d) {
                            return static_cast<std::uint64_t>(at(v, "WG_X")) <= d.max_work_group_size;
                          }};
   VariantSpace naive{"naive", {{"WG_X", work_groups, ParameterKind::Launch}}, {fits_device}};
-  VariantSpace vector{"vector",
-                      {{"VEC", {1, 2, 4, 8, 16}},
-                       {"WPT", {1, 2, 4, 8}},
-                       {"USE_STRIDED", {0, 1}},
-                       {"WG_X", work_groups, ParameterKind::Launch}},
-                      {fits_device,
-                       {"VEC in {1, 2, 4, 8, 16}",
-                        [](const Values& v, const DeviceInfo&) {
-                          const auto vec = at(v, "VEC");
-                          return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16;
-                        }},
-                       {"1 <= WPT <= 64", [](const Values& v, const DeviceInfo&) {
-                          return at(v, "WPT") >= 1 && at(v, "WPT") <= 64;
-                        }},
-                       {"USE_STRIDED in {0, 1}", [](const Values& v, const DeviceInfo&) {
-                          return at(v, "USE_STRIDED") == 0 || at(v, "USE_STRIDED") == 1;
-                        }}}};
+  VariantSpace vector{
+      "vector",
+      {{"VEC", {1, 2, 4, 8, 16}},
+       {"WPT", {1, 2, 4, 8}},
+       {"USE_STRIDED", {0, 1}},
+       {"WG_X", work_groups, ParameterKind::Launch}},
+      {fits_device,
+       {"VEC in {1, 2, 4, 8, 16}",
+        [](const Values& v, const DeviceInfo&) {
+          const auto vec = at(v, "VEC");
+          return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16;
+        }},
+       {"1 <= WPT <= 64", [](const Values& v, const DeviceInfo&) { return at(v, "WPT") >= 1 && at(v, "WPT") <= 64; }},
+       {"USE_STRIDED in {0, 1}",
+        [](const Values& v, const DeviceInfo&) { return at(v, "USE_STRIDED") == 0 || at(v, "USE_STRIDED") == 1; }}}};
   return SearchSpace({naive, vector});
 }
 
@@ -233,8 +231,7 @@ Config elementwise_default_config(const DTypeInfo& dtype, const DeviceInfo& devi
     // 16-byte accesses (what GPU memory systems coalesce best), interleaved across work-items; 256 work-items,
     // or the device's maximum if lower.
     const std::int64_t vec = std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(dtype.size));
-    const std::int64_t work_group =
-        std::min<std::int64_t>(256, static_cast<std::int64_t>(device.max_work_group_size));
+    const std::int64_t work_group = std::min<std::int64_t>(256, static_cast<std::int64_t>(device.max_work_group_size));
     config.values = {{"VEC", vec}, {"WPT", 4}, {"USE_STRIDED", 1}, {"WG_X", work_group}};
   }
   return config;
@@ -258,7 +255,10 @@ cl::Event axpy_with(const Config& config, cl::CommandQueue& queue, std::size_t n
 std::vector<TunableOp> elementwise_tunable_ops() {
   auto entry = [](Kind kind) {
     TunableOp op;
-    op.description = {op_name(kind), kFamily, {"float", "double"}, "N (elements), e.g. 1048576 or 2^20",
+    op.description = {op_name(kind),
+                      kFamily,
+                      {"float", "double"},
+                      "N (elements), e.g. 1048576 or 2^20",
                       {"2^13", "2^17", "2^21", "2^24"}};
     op.make_subject = [kind](const std::string& dtype, const std::string& shape) {
       return make_subject(kind, dtype, parse_size(op_name(kind), shape));
@@ -298,9 +298,8 @@ cl::Event axpy(cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer
 
 template cl::Event vector_add<float>(cl::CommandQueue&, std::size_t, const cl::Buffer&, std::size_t, const cl::Buffer&,
                                      std::size_t, cl::Buffer&, std::size_t, const std::vector<cl::Event>*);
-template cl::Event vector_add<double>(cl::CommandQueue&, std::size_t, const cl::Buffer&, std::size_t,
-                                      const cl::Buffer&, std::size_t, cl::Buffer&, std::size_t,
-                                      const std::vector<cl::Event>*);
+template cl::Event vector_add<double>(cl::CommandQueue&, std::size_t, const cl::Buffer&, std::size_t, const cl::Buffer&,
+                                      std::size_t, cl::Buffer&, std::size_t, const std::vector<cl::Event>*);
 template cl::Event axpy<float>(cl::CommandQueue&, std::size_t, float, const cl::Buffer&, std::size_t, cl::Buffer&,
                                std::size_t, const std::vector<cl::Event>*);
 template cl::Event axpy<double>(cl::CommandQueue&, std::size_t, double, const cl::Buffer&, std::size_t, cl::Buffer&,

@@ -22,8 +22,7 @@ std::string tuning::Parameters::to_string() const {
 tuning::Parameters tuning::Parameters::parse(const std::string& text) {
   std::istringstream words(text);
   Parameters parameters;
-  if (!(words >> parameters.variant))
-    throw Error("tuning", "parameters", CL_INVALID_VALUE, "empty parameter text");
+  if (!(words >> parameters.variant)) throw Error("tuning", "parameters", CL_INVALID_VALUE, "empty parameter text");
   std::string word;
   while (words >> word) {
     auto equals = word.find('=');

@@ -21,12 +21,18 @@ double event_span_ms(const std::vector<cl::Event>& events) {
 
 const char* candidate_status_name(CandidateStatus status) {
   switch (status) {
-    case CandidateStatus::Best: return "best";
-    case CandidateStatus::Measured: return "measured";
-    case CandidateStatus::BuildFailed: return "build failed";
-    case CandidateStatus::LaunchFailed: return "launch failed";
-    case CandidateStatus::WrongResult: return "wrong result";
-    case CandidateStatus::NotTried: return "not tried";
+    case CandidateStatus::Best:
+      return "best";
+    case CandidateStatus::Measured:
+      return "measured";
+    case CandidateStatus::BuildFailed:
+      return "build failed";
+    case CandidateStatus::LaunchFailed:
+      return "launch failed";
+    case CandidateStatus::WrongResult:
+      return "wrong result";
+    case CandidateStatus::NotTried:
+      return "not tried";
   }
   return "?";
 }

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <set>

@@ -18,10 +18,10 @@ namespace {
 constexpr const char* kFormat = "tilecl-tuning";
 
 json device_json(const DeviceInfo& device) {
-  return {{"fingerprint", device.fingerprint()},     {"platform_name", device.platform_name},
+  return {{"fingerprint", device.fingerprint()},         {"platform_name", device.platform_name},
           {"platform_version", device.platform_version}, {"device_name", device.device_name},
-          {"device_vendor", device.device_vendor},   {"device_version", device.device_version},
-          {"driver_version", device.driver_version}, {"opencl_c_version", device.opencl_c_version},
+          {"device_vendor", device.device_vendor},       {"device_version", device.device_version},
+          {"driver_version", device.driver_version},     {"opencl_c_version", device.opencl_c_version},
           {"compute_units", device.compute_units}};
 }
 
@@ -79,10 +79,10 @@ std::string TuningDatabase::to_json_text(const DeviceInfo& device, const TuningR
   document["failures"] = json::array();
   for (const auto& failure : records.failures)
     document["failures"].push_back({{"op", failure.op},
-                                     {"dtype", failure.dtype},
-                                     {"source", failure.source_hash},
-                                     {"config", failure.config},
-                                     {"reason", failure.reason}});
+                                    {"dtype", failure.dtype},
+                                    {"source", failure.source_hash},
+                                    {"config", failure.config},
+                                    {"reason", failure.reason}});
   return document.dump(1) + "\n";
 }
 

@@ -61,8 +61,7 @@ TuningRecords records_of(const TuningOutcome& outcome, TuningSubject& subject, c
     if (result.status == CandidateStatus::BuildFailed || result.status == CandidateStatus::LaunchFailed ||
         result.status == CandidateStatus::WrongResult) {
       if (result.message.rfind("failed before", 0) == 0) continue;
-      records.failures.push_back(
-          {key.op, key.dtype, source, result.config.to_string(), result.message.substr(0, 300)});
+      records.failures.push_back({key.op, key.dtype, source, result.config.to_string(), result.message.substr(0, 300)});
     }
   }
   return records;
@@ -148,9 +147,9 @@ tuning::Choice TuningService::resolve(const QueueTarget& target, TuningSubject& 
     }
     std::string why = space.validate(entry.parameters, device);
     if (!why.empty()) {
-      warn_once("tuning-entry:" + key.op + key.dtype + key.bucket,
-                "tuning database entry for " + key.op + " " + key.dtype + " " + key.bucket + " is not usable (" +
-                    why + "); tuning again");
+      warn_once("tuning-entry:" + key.op + key.dtype + key.bucket, "tuning database entry for " + key.op + " " +
+                                                                       key.dtype + " " + key.bucket +
+                                                                       " is not usable (" + why + "); tuning again");
       continue;
     }
     counters().tuning_db_hits++;
@@ -191,8 +190,7 @@ tuning::Choice TuningService::resolve(const QueueTarget& target, TuningSubject& 
 }
 
 std::vector<Config> TuningService::first_use_candidates(const QueueTarget& target, TuningSubject& subject,
-                                                        const SearchSpace& space,
-                                                        const Config& default_config) const {
+                                                        const SearchSpace& space, const Config& default_config) const {
   // First use varies only what costs no compile: launch parameters of the default program, and configs
   // whose programs this process has built already.
   std::vector<Config> candidates{default_config};
@@ -258,11 +256,16 @@ tuning::Mode tuning::mode() {
 
 const char* tuning::origin_name(Origin origin) {
   switch (origin) {
-    case Origin::Override: return "override";
-    case Origin::Database: return "database";
-    case Origin::FirstUse: return "first-use";
-    case Origin::Tune: return "tune";
-    case Origin::Default: return "default";
+    case Origin::Override:
+      return "override";
+    case Origin::Database:
+      return "database";
+    case Origin::FirstUse:
+      return "first-use";
+    case Origin::Tune:
+      return "tune";
+    case Origin::Default:
+      return "default";
   }
   return "?";
 }

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
 #include <future>
 #include <map>
 #include <mutex>
@@ -24,7 +23,7 @@ enum class SearchStrategy { Exhaustive, Random };
 struct FullTuneOptions {
   double budget_ms = 10000;  // per key
   SearchStrategy strategy = SearchStrategy::Exhaustive;
-  std::uint64_t seed = 1;    // random order, and the scratch data
+  std::uint64_t seed = 1;          // random order, and the scratch data
   std::size_t max_candidates = 0;  // 0: no limit
   std::function<void(std::size_t, std::size_t)> progress;
 };
@@ -54,8 +53,8 @@ class TuningService {
   using OverrideKey = std::tuple<std::string, std::string, std::string>;             // fingerprint, op, dtype
 
   tuning::Choice resolve(const QueueTarget& target, TuningSubject& subject);
-  std::vector<Config> first_use_candidates(const QueueTarget& target, TuningSubject& subject,
-                                           const SearchSpace& space, const Config& default_config) const;
+  std::vector<Config> first_use_candidates(const QueueTarget& target, TuningSubject& subject, const SearchSpace& space,
+                                           const Config& default_config) const;
 
   std::mutex mutex_;
   std::map<OverrideKey, Config> overrides_;

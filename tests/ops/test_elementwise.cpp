@@ -23,8 +23,8 @@ std::vector<Config> configs_to_sweep() {
                               {"naive", {{"WG_X", 64}}}};
   for (std::int64_t vec : {1, 2, 4, 8, 16})
     for (std::int64_t strided : {0, 1})
-      configs.push_back({"vector", {{"VEC", vec}, {"WPT", vec == 4 ? 3 : 2}, {"USE_STRIDED", strided},
-                                    {"WG_X", strided ? 64 : 0}}});
+      configs.push_back(
+          {"vector", {{"VEC", vec}, {"WPT", vec == 4 ? 3 : 2}, {"USE_STRIDED", strided}, {"WG_X", strided ? 64 : 0}}});
   return configs;
 }
 
@@ -154,7 +154,8 @@ TEST_SUITE("ops.elementwise") {
     expect_error([&] { vector_add<float>(device().queue, 100, large, 0, large, 200, large, 10); }, "c",
                  "CL_MEM_COPY_OVERLAP");
     cl::Buffer null_buffer;
-    expect_error([&] { axpy<float>(device().queue, 10, 1.0f, null_buffer, 0, large, 0); }, "x", "CL_INVALID_MEM_OBJECT");
+    expect_error([&] { axpy<float>(device().queue, 10, 1.0f, null_buffer, 0, large, 0); }, "x",
+                 "CL_INVALID_MEM_OBJECT");
     // Offsets near 2^64 overflow rather than wrap around.
     expect_error([&] { axpy<float>(device().queue, 10, 1.0f, large, ~std::size_t{0} - 3, large, 100); }, "x",
                  "CL_INVALID_VALUE");

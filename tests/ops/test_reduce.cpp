@@ -28,7 +28,6 @@ constexpr std::size_t kResultGuard = 3;
 
 bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMin || op == ReduceOp::ArgMax; }
 
-
 // Lengths around every vector width, chunk, work-group and pass boundary, primes, and one large enough for
 // several passes.
 const std::vector<std::size_t> kLengths{1, 2, 3, 7, 17, 255, 256, 257, 1000, 4097, 65537, 100003, (1u << 20) + 3};

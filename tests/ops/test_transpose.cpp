@@ -323,7 +323,8 @@ TEST_SUITE("ops.transpose") {
       // 16-byte accesses for 4- and 8-byte elements; uchar4 for bytes (measured faster than uchar16 on an H200).
       CHECK(gpu_default.value("VEC") * static_cast<std::int64_t>(dtype->size) == (dtype->size == 1 ? 4 : 16));
       CHECK(gpu_default.value("TILE") * (gpu_default.value("TILE") + gpu_default.value("PAD")) *
-                static_cast<std::int64_t>(dtype->size) <= 48 * 1024);
+                static_cast<std::int64_t>(dtype->size) <=
+            48 * 1024);
       CHECK(detail::transpose_default_config(*dtype, cpu).variant == "block");
     }
     // A device with little local memory gets no tile that does not fit.

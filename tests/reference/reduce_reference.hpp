@@ -18,11 +18,16 @@ enum class ReduceOp { sum, min, max, argmin, argmax };
 
 inline const char* to_string(ReduceOp op) {
   switch (op) {
-    case ReduceOp::sum: return "sum";
-    case ReduceOp::min: return "min";
-    case ReduceOp::max: return "max";
-    case ReduceOp::argmin: return "argmin";
-    case ReduceOp::argmax: return "argmax";
+    case ReduceOp::sum:
+      return "sum";
+    case ReduceOp::min:
+      return "min";
+    case ReduceOp::max:
+      return "max";
+    case ReduceOp::argmin:
+      return "argmin";
+    case ReduceOp::argmax:
+      return "argmax";
   }
   return "?";
 }

@@ -151,7 +151,8 @@ TEST_SUITE("runtime.binary_cache") {
     const std::string cache = test::temp_directory("binary-cache-race");
     std::string command;
     for (int i = 0; i < 4; ++i)
-      command += "TILECL_CACHE_DIR='" + cache + "' TILECL_TUNE=off '" + test::probe_path() + "' axpy 1000 >/dev/null 2>&1 & ";
+      command +=
+          "TILECL_CACHE_DIR='" + cache + "' TILECL_TUNE=off '" + test::probe_path() + "' axpy 1000 >/dev/null 2>&1 & ";
     command += "wait";
     CHECK(test::run_command(command).status == 0);
     auto report = probe_axpy(cache);

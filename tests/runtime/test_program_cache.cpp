@@ -67,8 +67,8 @@ TEST_SUITE("runtime.program_cache") {
   }
 
   TEST_CASE("program cache: a kernel object is never handed to two holders at once") {
-    auto program = ProgramCache::instance().get(device().context, device().device, "elementwise",
-                                                fresh_options("LEASE"), "test");
+    auto program =
+        ProgramCache::instance().get(device().context, device().device, "elementwise", fresh_options("LEASE"), "test");
     cl_kernel first_handle = nullptr;
     {
       auto first = program->lease("elementwise_axpy_vector", "test");
@@ -125,8 +125,8 @@ TEST_SUITE("runtime.program_cache") {
   }
 
   TEST_CASE("program cache: an unknown kernel name is a clear error") {
-    auto program = ProgramCache::instance().get(device().context, device().device, "elementwise",
-                                                fresh_options("NAME"), "test");
+    auto program =
+        ProgramCache::instance().get(device().context, device().device, "elementwise", fresh_options("NAME"), "test");
     try {
       program->lease("elementwise_no_such_kernel", "axpy");
       FAIL("expected an error");

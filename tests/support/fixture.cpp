@@ -1,13 +1,13 @@
 #include "support/fixture.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <iostream>
 #include <memory>
-
-#include <unistd.h>
 
 namespace tilecl::test {
 

@@ -3,9 +3,9 @@
 // guard regions, and host comparison helpers.
 #pragma once
 
-#include <CL/opencl.hpp>
 #include <doctest/doctest.h>
 
+#include <CL/opencl.hpp>
 #include <cmath>
 #include <cstdint>
 #include <limits>

@@ -13,8 +13,9 @@ namespace {
 
 nlohmann::json statistics_json() {
   const tilecl::Statistics s = tilecl::statistics();
-  return {{"memory_hits", s.memory_hits}, {"disk_hits", s.disk_hits},     {"disk_writes", s.disk_writes},
-          {"disk_rejects", s.disk_rejects}, {"compiles", s.compiles},     {"compile_seconds", s.compile_seconds},
+  return {{"memory_hits", s.memory_hits}, {"disk_hits", s.disk_hits},
+          {"disk_writes", s.disk_writes}, {"disk_rejects", s.disk_rejects},
+          {"compiles", s.compiles},       {"compile_seconds", s.compile_seconds},
           {"tunings", s.tunings},         {"tuning_db_hits", s.tuning_db_hits}};
 }
 

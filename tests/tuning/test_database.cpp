@@ -3,12 +3,11 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "file_store.hpp"
 #include "support/fixture.hpp"
 #include "tuning/tuning_db.hpp"
-
-#include <thread>
 
 using namespace tilecl;
 using namespace tilecl::detail;
@@ -69,8 +68,7 @@ TEST_SUITE("tuning.database") {
     database.merge({{entry("axpy", "n<2^14", 256)}, {}});
     auto loaded = database.load();
     REQUIRE(loaded.entries.size() == 2);
-    for (const auto& e : loaded.entries)
-      CHECK(e.parameters.value("WG_X") == (e.bucket == "n<2^14" ? 256 : 64));
+    for (const auto& e : loaded.entries) CHECK(e.parameters.value("WG_X") == (e.bucket == "n<2^14" ? 256 : 64));
   }
 
   TEST_CASE("tuning database: damaged files are reported, set aside and rebuilt without a crash") {
@@ -82,10 +80,14 @@ TEST_SUITE("tuning.database") {
 
     SUBCASE("truncated") { std::ofstream(path, std::ios::trunc) << good.substr(0, good.size() / 2); }
     SUBCASE("garbage") { std::ofstream(path, std::ios::trunc) << "\x01\x02 not json"; }
-    SUBCASE("valid JSON of the wrong shape") { std::ofstream(path, std::ios::trunc) << R"({"format": "tilecl-tuning", "version": 1, "device": {"fingerprint": ")" << test::device().info->fingerprint() << R"("}, "entries": [{"op": 3}]})"; }
+    SUBCASE("valid JSON of the wrong shape") {
+      std::ofstream(path, std::ios::trunc) << R"({"format": "tilecl-tuning", "version": 1, "device": {"fingerprint": ")"
+                                           << test::device().info->fingerprint() << R"("}, "entries": [{"op": 3}]})";
+    }
     SUBCASE("empty") { std::ofstream(path, std::ios::trunc); }
     SUBCASE("an older format version") {
-      std::ofstream(path, std::ios::trunc) << R"({"format": "tilecl-tuning", "version": 0, "device": {}, "entries": []})";
+      std::ofstream(path, std::ios::trunc)
+          << R"({"format": "tilecl-tuning", "version": 0, "device": {}, "entries": []})";
     }
 
     CHECK(database.load().entries.empty());
@@ -118,7 +120,8 @@ TEST_SUITE("tuning.database") {
     for (int t = 0; t < 8; ++t) {
       threads.emplace_back([&, t] {
         TuningDatabase database(path, *test::device().info);
-        for (int i = 0; i < 5; ++i) database.merge({{entry("op" + std::to_string(t), "b" + std::to_string(i), 64)}, {}});
+        for (int i = 0; i < 5; ++i)
+          database.merge({{entry("op" + std::to_string(t), "b" + std::to_string(i), 64)}, {}});
       });
     }
     for (auto& thread : threads) thread.join();

@@ -1,17 +1,17 @@
 #include <doctest/doctest.h>
 
-#include <nlohmann/json.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "kernel_sources.hpp"
 #include "program_cache.hpp"
-#include "tuning/op_registry.hpp"
 #include "support/fixture.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/runtime.hpp"
 #include "tilecl/tuning.hpp"
+#include "tuning/op_registry.hpp"
 #include "tuning/tuning_db.hpp"
 #include "tuning/tuning_service.hpp"
 
@@ -86,9 +86,10 @@ TEST_SUITE("tuning.first_use") {
     // The widest work-group the default kernel accepts on this device (its own limit can be below the device's).
     auto subject = detail::find_tunable_op("axpy").make_subject("float", "2^13");
     auto program = detail::ProgramCache::instance().get(device().context, device().device, "elementwise",
-                                                         subject->build_options(choice.parameters), "test");
-    const auto limit = std::min(program->kernel_work_group_limit("elementwise_axpy_" + choice.parameters.variant, "test"),
-                                device().info->max_work_group_size);
+                                                        subject->build_options(choice.parameters), "test");
+    const auto limit =
+        std::min(program->kernel_work_group_limit("elementwise_axpy_" + choice.parameters.variant, "test"),
+                 device().info->max_work_group_size);
     std::int64_t widest = 0;
     for (std::int64_t candidate : {32, 64, 128, 256, 512, 1024})
       if (static_cast<std::size_t>(candidate) <= limit) widest = candidate;
@@ -102,7 +103,8 @@ TEST_SUITE("tuning.first_use") {
     std::vector<tuning::Choice> choices(16);
     std::vector<std::thread> threads;
     for (int t = 0; t < 16; ++t)
-      threads.emplace_back([&, t] { choices[t] = tuning::parameters_for(device().queue, "vector_add", "float", "2^17"); });
+      threads.emplace_back(
+          [&, t] { choices[t] = tuning::parameters_for(device().queue, "vector_add", "float", "2^17"); });
     for (auto& thread : threads) thread.join();
     CHECK(statistics().tunings - before.tunings == 1);
     for (const auto& choice : choices) CHECK(choice.parameters == choices[0].parameters);
@@ -192,8 +194,9 @@ TEST_SUITE("tuning.first_use") {
     CHECK(choice.origin == tuning::Origin::Override);
     CHECK(choice.parameters == parameters);
     try {
-      tuning::override_parameters(device().device, "axpy", "float",
-                                  {"naive", {{"WG_X", static_cast<std::int64_t>(device().info->max_work_group_size) + 1}}});
+      tuning::override_parameters(
+          device().device, "axpy", "float",
+          {"naive", {{"WG_X", static_cast<std::int64_t>(device().info->max_work_group_size) + 1}}});
       FAIL("expected an error");
     } catch (const Error& error) {
       CHECK(error.argument() == "parameters");

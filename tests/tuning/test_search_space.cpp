@@ -13,12 +13,12 @@ TEST_SUITE("tuning.search_space") {
     small.max_work_group_size = 64;
     SearchSpace space({{"tiled",
                         {{"WG_X", {16, 32, 64, 128}, ParameterKind::Launch}, {"TILE", {16, 32, 64}}},
-                        {{"WG_X <= max work-group", [](const Values& v, const DeviceInfo& d) {
+                        {{"WG_X <= max work-group",
+                          [](const Values& v, const DeviceInfo& d) {
                             return static_cast<std::size_t>(at(v, "WG_X")) <= d.max_work_group_size;
                           }},
-                         {"TILE % WG_X == 0", [](const Values& v, const DeviceInfo&) {
-                            return at(v, "TILE") % at(v, "WG_X") == 0;
-                          }}}}});
+                         {"TILE % WG_X == 0",
+                          [](const Values& v, const DeviceInfo&) { return at(v, "TILE") % at(v, "WG_X") == 0; }}}}});
     auto configs = space.enumerate(small);
     // (16: 16,32,64) (32: 32,64) (64: 64) = 6
     CHECK(configs.size() == 6);
@@ -31,7 +31,8 @@ TEST_SUITE("tuning.search_space") {
   TEST_CASE("search space: validation refuses unknown variants, missing or extra parameters and broken rules") {
     DeviceInfo device = *test::device().info;
     device.max_work_group_size = 256;
-    SearchSpace space({{"a", {{"WG_X", {64}, ParameterKind::Launch}},
+    SearchSpace space({{"a",
+                        {{"WG_X", {64}, ParameterKind::Launch}},
                         {{"WG_X <= max work-group", [](const Values& v, const DeviceInfo& d) {
                             return static_cast<std::size_t>(at(v, "WG_X")) <= d.max_work_group_size;
                           }}}}});

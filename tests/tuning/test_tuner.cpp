@@ -62,8 +62,8 @@ TEST_SUITE("tuning.tuner") {
     timer.times = {{1, 10.0}, {2, 4.0}, {3, 2.5}, {4, 7.0}, {5, 0.1}, {6, 3.0}};
     TunerOptions options;
     options.budget_ms = 1e9;
-    auto outcome = run_tuner(subject, test::device().queue, all_configs(subject), subject.default_config(*test::device().info),
-                             options, timer);
+    auto outcome = run_tuner(subject, test::device().queue, all_configs(subject),
+                             subject.default_config(*test::device().info), options, timer);
     REQUIRE(outcome.found);
     CHECK(outcome.best.value("X") == 3);
     CHECK(outcome.best_ms == doctest::Approx(2.5));
