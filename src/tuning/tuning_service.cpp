@@ -218,14 +218,25 @@ TuningOutcome TuningService::tune(const QueueTarget& target, TuningSubject& subj
     std::shuffle(candidates.begin(), candidates.end(), random);
   }
   candidates.insert(candidates.begin(), default_config);
+
+  // The database's current choice for the key (if still valid) competes right after the default, so a search
+  // that misses it (a random order, a short budget) never replaces it with something slower.
+  TuningDatabase database(device);
+  const TuningRecords records = database.load();
+  for (const auto& entry : records.entries) {
+    if (entry.op != key.op || entry.dtype != key.dtype || entry.bucket != key.bucket || entry.source_hash != source ||
+        entry.parameters == default_config || !space.validate(entry.parameters, device).empty())
+      continue;
+    candidates.erase(std::remove(candidates.begin(), candidates.end(), entry.parameters), candidates.end());
+    candidates.insert(candidates.begin() + 1, entry.parameters);
+  }
   if (options.max_candidates > 0 && candidates.size() > options.max_candidates)
     candidates.resize(options.max_candidates);
 
-  TuningDatabase database(device);
   TunerOptions tuner_options;
   tuner_options.budget_ms = options.budget_ms;
   tuner_options.seed = options.seed;
-  tuner_options.known_failures = known_failures(database.load(), key, source);
+  tuner_options.known_failures = known_failures(records, key, source);
   tuner_options.progress = options.progress;
   cl::CommandQueue queue = profiling_queue(target);
   EventTimer event_timer;

@@ -97,6 +97,38 @@ TEST_SUITE("tuning.first_use") {
     CHECK(choice.parameters.value("WG_X") == widest);
   }
 
+  TEST_CASE("tilecl tune: the database's current choice competes, so a short search never replaces it by worse") {
+    FreshTuningState state("tune-keeps-best");
+    const tuning::Parameters stored{"naive", {{"WG_X", 32}}};
+    detail::TuningEntry entry;
+    entry.op = "axpy";
+    entry.dtype = "float";
+    entry.bucket = "n<2^14";
+    entry.source_hash = detail::kernel_source("elementwise").hash;
+    entry.parameters = stored;
+    entry.origin = "tune";
+    REQUIRE(detail::TuningDatabase(*device().info).merge({{entry}, {}}));
+
+    struct StoredIsFastest : detail::Timer {
+      tuning::Parameters fastest;
+      double time_ms(detail::TuningSubject&, cl::CommandQueue&, const detail::Config& config) override {
+        return config == fastest ? 1.0 : 5.0;
+      }
+    } timer;
+    timer.fastest = stored;
+    detail::TuningService::instance().set_timer_for_testing(&timer);
+    auto subject = detail::find_tunable_op("axpy").make_subject("float", "2^13");
+    detail::FullTuneOptions options;
+    options.strategy = detail::SearchStrategy::Random;
+    options.max_candidates = 2;  // the default and the stored choice, nothing else
+    options.budget_ms = 1e9;
+    auto outcome = detail::TuningService::instance().tune(detail::queue_target("test", device().queue), *subject, options);
+    detail::TuningService::instance().set_timer_for_testing(nullptr);
+    REQUIRE(outcome.found);
+    CHECK(outcome.best == stored);
+    CHECK(detail::TuningDatabase(*device().info).load().entries.at(0).parameters == stored);
+  }
+
   TEST_CASE("first use: sixteen threads missing the same key wait for one tuning") {
     FreshTuningState state("first-use-threads");
     const auto before = statistics();
