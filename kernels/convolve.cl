@@ -98,6 +98,12 @@
  *   PAD       tiled kernels: extra floats at the end of each local row, a multiple of VEC. Default 0.
  *   USE_LOCAL_INPUT  convolve_separable_tiled: 1 stages the input tile in local memory, 0 reads the row-pass
  *             windows from global memory. Default 0.
+ *   ROUND_BY_ADD  uchar only, how results are rounded: 0 rint (one instruction on GPUs), 1 clamp to 0..255
+ *             first, then add and subtract 2^23 (PoCL's rint is a long software sequence). The same results: in
+ *             0..255 the addition rounds to an integer, to nearest with ties to even (OpenCL's default rounding
+ *             mode; nothing is built with -cl-fast-relaxed-math, so it is not folded), the subtraction is
+ *             exact, and clamping before or after rounding to the nearest integer agrees at integer bounds.
+ *             Default 0.
  * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
  */
 
@@ -137,6 +143,9 @@
 #ifndef USE_LOCAL_INPUT
 #define USE_LOCAL_INPUT 0
 #endif
+#ifndef ROUND_BY_ADD
+#define ROUND_BY_ADD 0
+#endif
 
 #if BORDER < 0 || BORDER > 3
 #error "convolve.cl: BORDER must be 0 (Zero), 1 (Clamp), 2 (Mirror) or 3 (Wrap)"
@@ -164,7 +173,12 @@
 #define CONV_VLOAD TILECL_CAT(vload, VEC)
 #define CONV_VSTORE TILECL_CAT(vstore, VEC)
 #define CONV_TO_FVEC TILECL_CAT(convert_float, VEC)
-#if CONV_DTYPE_IS_UCHAR
+#if CONV_DTYPE_IS_UCHAR && ROUND_BY_ADD
+/* Saturate, then round to nearest even by adding and subtracting 2^23 (see ROUND_BY_ADD): min, max, two adds
+ * and a truncating conversion, all single vector instructions under PoCL. */
+#define CONV_TO_DTYPE(x) convert_uchar((clamp((x), 0.0f, 255.0f) + 8388608.0f) - 8388608.0f)
+#define CONV_TO_DVEC(x) TILECL_CAT(convert_uchar, VEC)((clamp((x), 0.0f, 255.0f) + 8388608.0f) - 8388608.0f)
+#elif CONV_DTYPE_IS_UCHAR
 /* Round to nearest even and saturate: the same results as convert_uchar_sat_rte for finite x, but rint, min,
  * max and a truncating conversion are single vector instructions on CPUs, where PoCL expands _sat_rte into
  * a long compare-and-select sequence. */

@@ -207,6 +207,9 @@ SearchSpace rgb_to_gray_search_space(const DTypeInfo& dtype) {
   auto naive_parameters = work_group_parameters();
   // WPT_X first: in `tilecl tune`'s exhaustive order it varies fastest after the work-group size.
   std::vector<Parameter> vector_parameters{{"WPT_X", {1, 2, 4}}, {"WPT_Y", {1, 2, 4}}, {"VEC", vectors}};
+  // Bytes: how the sum is rounded (0 rint, 1 add and subtract 2^23: the same results, and much faster where rint
+  // is a software sequence, as under PoCL). Last, so that the GPU default's region (0) is walked first.
+  if (dtype.size == 1) vector_parameters.push_back({"ROUND_BY_ADD", {0, 1}});
   for (auto& parameter : work_group_parameters()) vector_parameters.push_back(parameter);
   VariantSpace naive{"naive", naive_parameters, {work_group_fits()}};
   VariantSpace vector{"vector",
@@ -221,6 +224,10 @@ SearchSpace rgb_to_gray_search_space(const DTypeInfo& dtype) {
                           return at(v, "WPT_X") >= 1 && at(v, "WPT_X") <= 16 && at(v, "WPT_Y") >= 1 &&
                                  at(v, "WPT_Y") <= 16;
                         }}}};
+  if (dtype.size == 1)
+    vector.constraints.push_back({"ROUND_BY_ADD in {0, 1}", [](const Values& v, const DeviceInfo&) {
+                                    return at(v, "ROUND_BY_ADD") == 0 || at(v, "ROUND_BY_ADD") == 1;
+                                  }});
   return SearchSpace({vector, naive});
 }
 
@@ -229,15 +236,17 @@ Config rgb_to_gray_default_config(const DTypeInfo& dtype, const DeviceInfo& devi
   Values work_group;
   if (device.is_cpu()) {
     // Bytes: 16 pixels (three 16-byte loads); floats: one SIMD register per channel. PoCL vectorizes across
-    // the work-items of a row of 64.
+    // the work-items of a row of 64. Bytes round by adding 2^23: rint is a software sequence under PoCL.
     config.values["VEC"] =
         dtype.size == 1 ? 16
                         : std::clamp<std::int64_t>(static_cast<std::int64_t>(device.native_vector_width_float), 4, 16);
+    if (dtype.size == 1) config.values["ROUND_BY_ADD"] = 1;
     work_group = work_group_default(64, 64, device.max_work_group_size);
   } else {
     // 16-byte accesses (VEC 16 for bytes, 4 for floats: three loads and one store per chunk), 256 work-items
     // as 64 x 4 (first-use tuning tries the other work-group shapes, which cost no compile).
     config.values["VEC"] = std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(dtype.size));
+    if (dtype.size == 1) config.values["ROUND_BY_ADD"] = 0;  // rint: one instruction on GPUs
     work_group = work_group_default(64, 256, device.max_work_group_size);
   }
   config.values.insert(work_group.begin(), work_group.end());

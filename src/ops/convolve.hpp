@@ -24,7 +24,7 @@ struct FilterShape {
   int radius_y = 0;
 };
 
-SearchSpace convolve_search_space(const FilterShape& shape);
+SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype);
 Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device);
 
 template <typename T>

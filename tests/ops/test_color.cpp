@@ -109,13 +109,16 @@ struct Setting {
 std::vector<Setting> settings_to_sweep() {
   std::vector<Setting> settings{{{"naive", {{"WG_X", 16}, {"WG_Y", 4}}}, true},
                                 {{"naive", {{"WG_X", 0}, {"WG_Y", 1}}}, false}};
-  const std::vector<std::array<std::int64_t, 6>> vector_settings{// VEC, WPT_X, WPT_Y, WG_X, WG_Y, bytes
-                                                                 {16, 1, 1, 8, 2, 1}, {16, 2, 3, 0, 1, 0},
-                                                                 {8, 4, 1, 16, 1, 1}, {4, 1, 2, 32, 2, 0},
-                                                                 {2, 3, 1, 8, 4, 1},  {4, 2, 1, 8, 1, 1}};
-  for (const auto& s : vector_settings)
-    settings.push_back(
-        {{"vector", {{"VEC", s[0]}, {"WPT_X", s[1]}, {"WPT_Y", s[2]}, {"WG_X", s[3]}, {"WG_Y", s[4]}}}, s[5] == 1});
+  // Bytes also take ROUND_BY_ADD (both ways of rounding, two settings each).
+  const std::vector<std::array<std::int64_t, 7>> vector_settings{
+      // VEC, WPT_X, WPT_Y, WG_X, WG_Y, bytes, ROUND_BY_ADD
+      {16, 1, 1, 8, 2, 1, 1}, {16, 2, 3, 0, 1, 0, 0}, {8, 4, 1, 16, 1, 1, 0}, {4, 1, 2, 32, 2, 0, 0},
+      {2, 3, 1, 8, 4, 1, 1},  {4, 2, 1, 8, 1, 1, 0},  {16, 4, 2, 64, 1, 1, 1}};
+  for (const auto& s : vector_settings) {
+    Config config{"vector", {{"VEC", s[0]}, {"WPT_X", s[1]}, {"WPT_Y", s[2]}, {"WG_X", s[3]}, {"WG_Y", s[4]}}};
+    if (s[5] == 1) config.values["ROUND_BY_ADD"] = s[6];
+    settings.push_back({config, s[5] == 1});
+  }
   return settings;
 }
 
@@ -183,6 +186,37 @@ TEST_SUITE("ops.color") {
     CHECK(test::from_device<std::uint8_t>(dst_buffer, 5) == std::vector<std::uint8_t>{120, 255, 0, 2, 2});
   }
 
+  TEST_CASE("color: every byte setting rounds exact ties to even and saturates, in whole chunks and tails alike") {
+    // gray = w * R with w = 0.5, 1.5 or -0.5: every odd R is an exact tie (x.5), 1.5 * R saturates above 170,
+    // -0.5 * R below 0. Both ROUND_BY_ADD settings must give exactly the rounded value (no tolerance).
+    const std::size_t width = 256 + 21, height = 3;
+    std::vector<std::uint8_t> src(3 * width * height);
+    for (std::size_t i = 0; i < width * height; ++i) {
+      src[3 * i] = static_cast<std::uint8_t>((i * 7 + i / width) % 256);
+      src[3 * i + 1] = static_cast<std::uint8_t>(i % 251);
+      src[3 * i + 2] = static_cast<std::uint8_t>(i % 241);
+    }
+    cl::Buffer src_buffer = test::to_device(src);
+    cl::Buffer dst_buffer(device().context, CL_MEM_READ_WRITE, width * height);
+    for (const auto& setting : settings_to_sweep()) {
+      if (!setting.bytes) continue;
+      CAPTURE(setting.config.to_string());
+      for (float w : {0.5f, 1.5f, -0.5f}) {
+        CAPTURE(w);
+        detail::rgb_to_gray_with<std::uint8_t>(setting.config, device().queue, width, height, src_buffer, 0, 3 * width,
+                                               dst_buffer, 0, width, {w, 0.0f, 0.0f})
+            .wait();
+        const auto got = test::from_device<std::uint8_t>(dst_buffer, width * height);
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < width * height; ++i) {
+          const std::uint8_t want = reference::round_saturate_u8(static_cast<double>(w) * src[3 * i]);
+          if (got[i] != want && bad++ < 5) FAIL_CHECK("pixel " << i << ": " << +got[i] << ", want " << +want);
+        }
+        CHECK(bad == 0);
+      }
+    }
+  }
+
   TEST_CASE("color: a zero-sized image enqueues nothing and returns a null event") {
     cl::Buffer tiny(device().context, CL_MEM_READ_WRITE, 4);
     CHECK(rgb_to_gray<float>(device().queue, 0, 100, tiny, 0, 0, tiny, 0, 0)() == nullptr);
@@ -239,7 +273,8 @@ TEST_SUITE("ops.color") {
     expect_error(
         [&] {
           detail::rgb_to_gray_with<std::uint8_t>(
-              {"vector", {{"VEC", 3}, {"WPT_X", 1}, {"WPT_Y", 1}, {"WG_X", 0}, {"WG_Y", 1}}}, q, 10, 10, src, 0, 30,
+              {"vector", {{"VEC", 3}, {"WPT_X", 1}, {"WPT_Y", 1}, {"ROUND_BY_ADD", 1}, {"WG_X", 0}, {"WG_Y", 1}}}, q, 10,
+              10, src, 0, 30,
               dst, 0, 10);
         },
         "config", "CL_INVALID_VALUE");

@@ -115,6 +115,14 @@ void check_filter(const Config* config, const Filter& f, std::size_t width, std:
   const std::size_t src_size = p.src_offset + reference::image_extent(p.src_pitch, row, height) + kGuard;
   const std::size_t dst_size = p.dst_offset + reference::image_extent(p.dst_pitch, row, height) + kGuard;
   const bool bytes = !std::is_same_v<T, float>;
+  // Settings shared by both types say how their bytes are rounded (ROUND_BY_ADD, a parameter of the CPU-shaped
+  // variants for bytes only): floats drop it.
+  std::optional<Config> typed;
+  if (config != nullptr && !bytes) {
+    typed = *config;
+    typed->values.erase("ROUND_BY_ADD");
+    config = &*typed;
+  }
   const auto src =
       bytes ? test::random_vector<T>(src_size, random, 0, 255) : test::random_vector<T>(src_size, random, -1.0, 2.0);
   const std::size_t kw = 2 * f.radius_x + 1, kh = 2 * f.radius_y + 1;
@@ -293,6 +301,12 @@ Config with_group(Config config, std::int64_t x, std::int64_t y) {
   return config;
 }
 
+// A CPU-shaped (vector, two_pass) setting with its rounding of bytes (floats ignore it: see check_filter).
+Config rounding(Config config, std::int64_t round_by_add) {
+  config.values["ROUND_BY_ADD"] = round_by_add;
+  return config;
+}
+
 void expect_error(const std::string& op, const std::function<void()>& call, const std::string& argument,
                   const std::string& status, const std::string& text = "") {
   try {
@@ -312,14 +326,14 @@ void expect_error(const std::string& op, const std::function<void()>& call, cons
 std::vector<Setting> swept_settings() {
   // The tiled settings avoid the 15 x 15 filter: PoCL takes seconds to compile their unrolled tap loops for it
   // (the naive and vector kernels take it, and the tiled ones get filters larger than the 3x2 image anyway).
-  return {{Op::Convolve2d, with_group({"vector", {{"VEC", 4}}}, 8, 2), 0, 1, 0},
-          {Op::Convolve2d, with_group({"vector", {{"VEC", 16}}}, 16, 1), 2, 3, 1},
+  return {{Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 4}}}, 8, 2), 0), 0, 1, 0},
+          {Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 16}}}, 16, 1), 1), 2, 3, 1},
           {Op::Convolve2d, tiled(16, 8, 2, 4, 0), 0, 1, 0},
           {Op::Convolve2d, tiled(8, 8, 4, 8, 8), 2, 3, 3},
-          {Op::Separable, with_group({"two_pass", {{"VEC", 4}}}, 8, 2), 0, 1, 3},
-          {Op::Separable, with_group({"two_pass", {{"VEC", 16}}}, 4, 4), 2, 3, 2},
-          {Op::Separable, with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}}}, 8, 1), 0, 1, 2},
-          {Op::Separable, with_group({"vector", {{"VEC", 16}, {"WPT_Y", 8}}}, 4, 2), 2, 3, 0},
+          {Op::Separable, rounding(with_group({"two_pass", {{"VEC", 4}}}, 8, 2), 1), 0, 1, 3},
+          {Op::Separable, rounding(with_group({"two_pass", {{"VEC", 16}}}, 4, 4), 0), 2, 3, 2},
+          {Op::Separable, rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}}}, 8, 1), 0), 0, 1, 2},
+          {Op::Separable, rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 8}}}, 4, 2), 1), 2, 3, 0},
           {Op::Separable, tiled(16, 8, 2, 4, 0, 0), 0, 1, 1},
           {Op::Separable, tiled(8, 16, 4, 8, 8, 0), 2, 3, 2},
           {Op::Separable, tiled(16, 8, 8, 2, 2, 1), 0, 1, 0}};
@@ -344,6 +358,52 @@ TEST_SUITE("ops.convolve") {
     }
   }
 
+  TEST_CASE("convolve: every byte variant rounds exact ties to even and saturates, both ways of rounding") {
+    // out = t * in with t = 0.5, 1.5 or -0.5 (a 1-tap filter, or a 1x3 column filter {0, t, 0}): every odd
+    // input is an exact tie, 1.5 * in saturates above 170, -0.5 * in below 0. No tolerance: the rounded value.
+    const std::size_t width = 77, height = 5;
+    std::vector<std::uint8_t> src(width * height);
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>((i * 7 + i / width) % 256);
+    cl::Buffer src_buffer = test::to_device(src);
+    cl::Buffer dst_buffer(device().context, CL_MEM_READ_WRITE, src.size());
+    auto& q = device().queue;
+    for (float t : {0.5f, 1.5f, -0.5f}) {
+      CAPTURE(t);
+      const std::vector<float> one{t}, unit{1.0f}, column{0.0f, t, 0.0f};
+      cl::Buffer one_buffer = test::to_device(one), unit_buffer = test::to_device(unit);
+      cl::Buffer column_buffer = test::to_device(column);
+      for (std::int64_t round_by_add : {0, 1}) {
+        CAPTURE(round_by_add);
+        std::vector<std::pair<Config, bool>> runs{  // (config, separable)
+            {rounding(with_group({"vector", {{"VEC", 16}}}, 8, 1), round_by_add), false},
+            {rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 2}}}, 8, 1), round_by_add), true},
+            {rounding(with_group({"two_pass", {{"VEC", 8}}}, 8, 1), round_by_add), true}};
+        if (round_by_add == 0) {
+          runs.push_back({with_group({"naive", {}}, 8, 1), false});
+          runs.push_back({tiled(16, 4, 2, 4, 0, 0), true});
+        }
+        for (const auto& [config, separable] : runs) {
+          CAPTURE(config.to_string());
+          if (separable)
+            detail::separable_filter_with<std::uint8_t>(config, q, width, height, 1, src_buffer, 0, width, dst_buffer, 0,
+                                                        width, unit_buffer, 0, 1, column_buffer, 0, 3, Border::Zero)
+                .wait();
+          else
+            detail::convolve2d_with<std::uint8_t>(config, q, width, height, 1, src_buffer, 0, width, dst_buffer, 0,
+                                                  width, one_buffer, 0, 1, 1, Border::Zero)
+                .wait();
+          const auto got = test::from_device<std::uint8_t>(dst_buffer, src.size());
+          std::size_t bad = 0;
+          for (std::size_t i = 0; i < src.size(); ++i) {
+            const std::uint8_t want = reference::round_saturate_u8(static_cast<double>(t) * src[i]);
+            if (got[i] != want && bad++ < 5) FAIL_CHECK("element " << i << ": " << +got[i] << ", want " << +want);
+          }
+          CHECK(bad == 0);
+        }
+      }
+    }
+  }
+
   TEST_CASE("convolve: the GPU defaults' tile shapes are exact on an image with interior tiles") {
     const Config direct = tiled(128, 32, 4, 4, 0), separable = tiled(128, 32, 8, 4, 0, 0);
     check_filter<float>(&direct, Filter{Op::Convolve2d, 1, Border::Mirror, 2, 2}, 300, 100, ImageLayout::Aligned, 0);
@@ -354,8 +414,8 @@ TEST_SUITE("ops.convolve") {
   TEST_CASE("convolve: filters above the unrolled limits read their radius at run time, exact under every border") {
     // 21 x 19 taps: more than the direct vector kernel unrolls; radius 17 and 18: more than the separable
     // kernels unroll.
-    const Config direct = with_group({"vector", {{"VEC", 8}}}, 8, 2);
-    const Config fused = with_group({"vector", {{"VEC", 4}, {"WPT_Y", 4}}}, 8, 1);
+    const Config direct = rounding(with_group({"vector", {{"VEC", 8}}}, 8, 2), 0);
+    const Config fused = rounding(with_group({"vector", {{"VEC", 4}, {"WPT_Y", 4}}}, 8, 1), 1);
     const Config two_pass = with_group({"two_pass", {{"VEC", 8}}}, 8, 2);
     const std::vector<std::pair<std::size_t, std::size_t>> images{{3, 2}, {45, 41}};
     for (const auto& c : kCombinations) {
@@ -486,8 +546,9 @@ TEST_SUITE("ops.convolve") {
     auto subject = op.make_subject("uint8", "200x100x3,5x3,wrap");
     CHECK(subject->key().bucket == "c3 5x3 px<=2^16");
     CHECK(subject->timing_shape() == "256x192x3,5x3,wrap");
-    const std::vector<Config> candidates{with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}}}, 8, 1),
-                                         with_group({"two_pass", {{"VEC", 4}}}, 8, 2), tiled(16, 8, 2, 4, 0, 0)};
+    const std::vector<Config> candidates{rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}}}, 8, 1), 1),
+                                         rounding(with_group({"two_pass", {{"VEC", 4}}}, 8, 2), 0),
+                                         tiled(16, 8, 2, 4, 0, 0)};
     cl::CommandQueue profiling(device().context, device().device, CL_QUEUE_PROFILING_ENABLE);
     detail::TunerOptions options;
     options.budget_ms = 1e9;
