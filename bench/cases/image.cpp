@@ -45,29 +45,29 @@ const char* dtype_name() {
   return std::is_same_v<T, float> ? "float" : "uint8";
 }
 
-// Input and output images rotated through more than the device's cache, with the host copy of the first input
-// (for OpenCV).
+// Input and output images rotated through more than the device's cache, with host copies of the inputs: OpenCV
+// rotates through as many host images (and outputs) as tilecl does, so neither side runs from a warm cache.
 template <typename T>
 struct Images {
   std::vector<cl::Buffer> inputs, outputs;
-  std::vector<T> host;
+  std::vector<std::vector<T>> hosts;
 };
 
 template <typename T>
 Images<T> make_images(BenchContext& context, std::size_t input_elements, std::size_t output_elements) {
   Images<T> images;
   const std::size_t sets = context.rotation_sets((input_elements + output_elements) * sizeof(T));
-  images.host.resize(input_elements);
   for (std::size_t s = 0; s < sets; ++s) {
+    std::vector<T>& host = images.hosts.emplace_back(input_elements);
     if constexpr (std::is_same_v<T, float>) {
       std::uniform_real_distribution<float> distribution(0.0f, 1.0f);
-      for (auto& value : images.host) value = distribution(context.random);
+      for (auto& value : host) value = distribution(context.random);
     } else {
       std::uniform_int_distribution<int> distribution(0, 255);
-      for (auto& value : images.host) value = static_cast<T>(distribution(context.random));
+      for (auto& value : host) value = static_cast<T>(distribution(context.random));
     }
     images.inputs.emplace_back(context.context, CL_MEM_READ_WRITE, input_elements * sizeof(T));
-    context.queue.enqueueWriteBuffer(images.inputs.back(), CL_TRUE, 0, input_elements * sizeof(T), images.host.data());
+    context.queue.enqueueWriteBuffer(images.inputs.back(), CL_TRUE, 0, input_elements * sizeof(T), host.data());
     images.outputs.emplace_back(context.context, CL_MEM_READ_WRITE, output_elements * sizeof(T));
   }
   return images;
@@ -112,13 +112,13 @@ int opencv_border(Border border) {
   return cv::BORDER_DEFAULT;
 }
 
-void add_opencv_row(BenchContext& context, Row row, const std::function<void()>& call) {
+void add_opencv_row(BenchContext& context, Row row, const std::function<void(int)>& call) {
   row.implementation = opencv_name(context);
   row.kind = Row::Kind::Peer;
   row.note = context.info->is_cpu() ? "host-timed" : "host-timed, CPU";
   try {
     row.timing = time_with_host_clock(
-        nullptr, [&](int) { call(); }, context.measure);
+        nullptr, [&](int i) { call(i); }, context.measure);
   } catch (const std::exception& error) {
     row.failed = true;
     row.note = error.what();
@@ -180,10 +180,12 @@ void bench_gray(BenchContext& context, std::size_t width, std::size_t height) {
   context.add(copy);
 
 #ifdef TILECL_HAVE_OPENCV
-  cv::Mat src(static_cast<int>(height), static_cast<int>(width), opencv_type<T>(3), images.host.data());
-  cv::Mat dst;
-  add_opencv_row(context, base_row("rgb_to_gray", shape, dtype_name<T>(), bytes),
-                 [&] { cv::cvtColor(src, dst, cv::COLOR_RGB2GRAY); });
+  std::vector<cv::Mat> sources, targets(images.hosts.size());
+  for (auto& host : images.hosts)
+    sources.emplace_back(static_cast<int>(height), static_cast<int>(width), opencv_type<T>(3), host.data());
+  add_opencv_row(context, base_row("rgb_to_gray", shape, dtype_name<T>(), bytes), [&](int i) {
+    cv::cvtColor(sources[i % sources.size()], targets[i % targets.size()], cv::COLOR_RGB2GRAY);
+  });
 #endif
 }
 
@@ -263,13 +265,16 @@ void bench_filter(BenchContext& context, FilterKind kind, std::size_t width, std
 #ifdef TILECL_HAVE_OPENCV
   // OpenCV's filters refuse BORDER_WRAP: no peer row for it.
   if (border == Border::Wrap) return;
-  cv::Mat src(static_cast<int>(height), static_cast<int>(width), opencv_type<T>(static_cast<int>(channels)),
-              images.host.data());
-  cv::Mat dst;
+  std::vector<cv::Mat> sources, targets(images.hosts.size());
+  for (auto& host : images.hosts)
+    sources.emplace_back(static_cast<int>(height), static_cast<int>(width),
+                         opencv_type<T>(static_cast<int>(channels)), host.data());
   const int cv_border = opencv_border(border);
   const cv::Size size(static_cast<int>(taps), static_cast<int>(taps));
   cv::Mat kernel(static_cast<int>(taps), static_cast<int>(taps), CV_32F, filter.data());
-  add_opencv_row(context, base_row(op, shape, dtype_name<T>(), bytes), [&] {
+  add_opencv_row(context, base_row(op, shape, dtype_name<T>(), bytes), [&](int i) {
+    const cv::Mat& src = sources[i % sources.size()];
+    cv::Mat& dst = targets[i % targets.size()];
     if (kind == FilterKind::Convolve2d)
       cv::filter2D(src, dst, -1, kernel, cv::Point(-1, -1), 0, cv_border);
     else if (kind == FilterKind::Box)
