@@ -26,20 +26,6 @@ namespace {
 
 constexpr double kSigma = 1.7;  // of the 9x9 Gaussian (radius 4)
 
-const char* border_text(Border border) {
-  switch (border) {
-    case Border::Zero:
-      return "zero";
-    case Border::Clamp:
-      return "clamp";
-    case Border::Mirror:
-      return "mirror";
-    case Border::Wrap:
-      return "wrap";
-  }
-  return "?";
-}
-
 template <typename T>
 const char* dtype_name() {
   return std::is_same_v<T, float> ? "float" : "uint8";
@@ -206,7 +192,7 @@ void bench_filter(BenchContext& context, FilterKind kind, std::size_t width, std
                                                         : "gaussian_blur";
   const std::string shape = std::to_string(width) + "x" + std::to_string(height) +
                             (channels != 1 ? "x" + std::to_string(channels) : "") + "," + std::to_string(taps) + "x" +
-                            std::to_string(taps) + "," + border_text(border);
+                            std::to_string(taps) + "," + to_string(border);
 
   // The 2-D taps (for convolve2d and the naive rows): random for convolve2d, else the separable filter's outer
   // product.
@@ -267,8 +253,8 @@ void bench_filter(BenchContext& context, FilterKind kind, std::size_t width, std
   if (border == Border::Wrap) return;
   std::vector<cv::Mat> sources, targets(images.hosts.size());
   for (auto& host : images.hosts)
-    sources.emplace_back(static_cast<int>(height), static_cast<int>(width),
-                         opencv_type<T>(static_cast<int>(channels)), host.data());
+    sources.emplace_back(static_cast<int>(height), static_cast<int>(width), opencv_type<T>(static_cast<int>(channels)),
+                         host.data());
   const int cv_border = opencv_border(border);
   const cv::Size size(static_cast<int>(taps), static_cast<int>(taps));
   cv::Mat kernel(static_cast<int>(taps), static_cast<int>(taps), CV_32F, filter.data());

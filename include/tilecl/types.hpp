@@ -36,4 +36,19 @@ constexpr const char* to_string(ReduceOp op) {
 //   Mirror - reflect without repeating the edge (d c b | a b c d | c b a);  Wrap - periodic.
 enum class Border { Zero, Clamp, Mirror, Wrap };
 
+// "zero", "clamp", "mirror", "wrap" (as in tilecl tune --shape).
+constexpr const char* to_string(Border border) {
+  switch (border) {
+    case Border::Zero:
+      return "zero";
+    case Border::Clamp:
+      return "clamp";
+    case Border::Mirror:
+      return "mirror";
+    case Border::Wrap:
+      return "wrap";
+  }
+  return "?";
+}
+
 }  // namespace tilecl

@@ -149,20 +149,7 @@ class GraySubject : public TuningSubject {
   const char* work_unit() const override { return "byte"; }
 
  private:
-  struct Layout {
-    Layout(std::uint64_t width_, std::uint64_t height_, std::uint64_t src_pitch_, std::uint64_t dst_pitch_,
-           std::uint64_t src_offset_, std::uint64_t dst_offset_)
-        : width(width_),
-          height(height_),
-          src_pitch(src_pitch_),
-          dst_pitch(dst_pitch_),
-          src_offset(src_offset_),
-          dst_offset(dst_offset_) {}
-    std::uint64_t width, height, src_pitch, dst_pitch, src_offset, dst_offset;
-    cl::Buffer src, dst;
-    std::vector<T> initial;
-    std::vector<double> expected;
-  };
+  using Layout = ImageCheck<T>;
 
   AreaClass area_;
   GrayWeights weights_{0.3f, 0.59f, 0.11f};

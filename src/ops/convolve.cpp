@@ -65,20 +65,6 @@ const char* op_name(Kind kind) {
 
 FilterForm form_of(Kind kind) { return kind == Kind::Convolve2d ? FilterForm::Direct : FilterForm::Separable; }
 
-const char* border_name(Border border) {
-  switch (border) {
-    case Border::Zero:
-      return "zero";
-    case Border::Clamp:
-      return "clamp";
-    case Border::Mirror:
-      return "mirror";
-    case Border::Wrap:
-      return "wrap";
-  }
-  return "?";
-}
-
 struct ImageOperands {
   const cl::Buffer* src;
   std::uint64_t src_offset, src_pitch;
@@ -484,7 +470,7 @@ class FilterSubject : public TuningSubject {
   std::string timing_shape() const override {
     return std::to_string(area_.width) + "x" + std::to_string(area_.height) +
            (shape_.channels != 1 ? "x" + std::to_string(shape_.channels) : "") + "," + filter_size_text(shape_) + "," +
-           border_name(border_);
+           to_string(border_);
   }
   SearchSpace search_space(const DeviceInfo&) const override { return convolve_search_space(shape_, dtype_of<T>()); }
   Config default_config(const DeviceInfo& device) const override {
@@ -566,20 +552,7 @@ class FilterSubject : public TuningSubject {
   const char* work_unit() const override { return "byte"; }
 
  private:
-  struct Layout {
-    Layout(std::uint64_t width_, std::uint64_t height_, std::uint64_t src_pitch_, std::uint64_t dst_pitch_,
-           std::uint64_t src_offset_, std::uint64_t dst_offset_)
-        : width(width_),
-          height(height_),
-          src_pitch(src_pitch_),
-          dst_pitch(dst_pitch_),
-          src_offset(src_offset_),
-          dst_offset(dst_offset_) {}
-    std::uint64_t width, height, src_pitch, dst_pitch, src_offset, dst_offset;
-    cl::Buffer src, dst;
-    std::vector<T> initial;
-    std::vector<double> expected;
-  };
+  using Layout = ImageCheck<T>;
 
   // The op's own taps for the blurs; random ones (negative taps included, summing to 1.1, so that bytes
   // saturate at both ends) for the general filters.
@@ -885,8 +858,8 @@ SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dty
     VariantSpace naive{"naive", work_group_parameters(), {work_group_fits()}};
     return SearchSpace({tiled, vector, naive});
   }
-  VariantSpace vector =
-      cpu_shaped("vector", {{"WPT_Y", {8, 4, 16, 2}}, {"VEC", {4, 8, 16}}}, {vectors, rows_per_item, work_group_fits()});
+  VariantSpace vector = cpu_shaped("vector", {{"WPT_Y", {8, 4, 16, 2}}, {"VEC", {4, 8, 16}}},
+                                   {vectors, rows_per_item, work_group_fits()});
   VariantSpace two_pass = cpu_shaped("two_pass", {{"VEC", {4, 8, 16}}}, {vectors, work_group_fits()});
   return SearchSpace({tiled, vector, two_pass});
 }

@@ -45,6 +45,24 @@ struct ImageSize {
 };
 ImageSize parse_image_size(const std::string& op, const std::string& text, bool allow_channels);
 
+// One verification problem of an image op's tuning subject: an image placed at offsets and pitches in scratch
+// buffers, the initial (poisoned) output and the expected output.
+template <typename T>
+struct ImageCheck {
+  ImageCheck(std::uint64_t width_, std::uint64_t height_, std::uint64_t src_pitch_, std::uint64_t dst_pitch_,
+             std::uint64_t src_offset_, std::uint64_t dst_offset_)
+      : width(width_),
+        height(height_),
+        src_pitch(src_pitch_),
+        dst_pitch(dst_pitch_),
+        src_offset(src_offset_),
+        dst_offset(dst_offset_) {}
+  std::uint64_t width, height, src_pitch, dst_pitch, src_offset, dst_offset;
+  cl::Buffer src, dst;
+  std::vector<T> initial;
+  std::vector<double> expected;
+};
+
 // Compares a whole output buffer with the exact expected values (elements outside the image keep their
 // initial values, which `expected` holds too). Floats: within tolerance * (1 + |expected|); bytes: within
 // 0.5 + tolerance of the expected value saturated to 0..255 (correct rounding). Empty when all match, else the
