@@ -147,9 +147,11 @@ tuning::Choice TuningService::resolve(const QueueTarget& target, TuningSubject& 
     }
     std::string why = space.validate(entry.parameters, device);
     if (!why.empty()) {
-      warn_once("tuning-entry:" + key.op + key.dtype + key.bucket, "tuning database entry for " + key.op + " " +
-                                                                       key.dtype + " " + key.bucket +
-                                                                       " is not usable (" + why + "); tuning again");
+      const std::string file = database.path() ? database.path()->string() : std::string();
+      warn_once("tuning-entry:" + file + ":" + key.op + ":" + key.dtype + ":" + key.bucket,
+                "tuning database entry for " + key.op + " " + key.dtype + " " + key.bucket + " in " + file +
+                    " is not usable (" + why + "); " +
+                    (tuning::mode() == tuning::Mode::Off ? "using defaults" : "tuning again"));
       continue;
     }
     counters().tuning_db_hits++;
