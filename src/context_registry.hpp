@@ -1,5 +1,5 @@
-// The contexts the runtime keeps state for (compiled programs, workspaces, tuning queues), so that the state
-// of contexts an application has released does not accumulate.
+// The contexts the runtime keeps state for (compiled programs, workspaces, tuning queues, convolution taps), so
+// that the state of contexts an application has released does not accumulate.
 //
 // Every cache that keeps per-context state registers a pruner here, and calls touch() before it looks up or
 // inserts an entry. The registry remembers the kContextsKept most recently used contexts; when another one
