@@ -5,6 +5,7 @@
 // Writers killed half-way (a second process killing itself between writing the temp file and renaming it)
 // have their own cases below the table.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -39,7 +40,8 @@ struct DamageCase {
   std::function<void(const CacheFiles&)> damage;
   // Checks after the first call, beyond a right result and one report (may be empty).
   std::function<void(const CacheFiles&)> check_after = nullptr;
-  // Damage that chmod makes: skipped, with the reason printed, where file permissions do not bind (root).
+  // Damage that chmod makes: skipped here, with the reason printed, where file permissions do not bind (root);
+  // the unprivileged-probe test case covers it then.
   bool needs_permissions = false;
 };
 
@@ -147,7 +149,8 @@ void run_case(const DamageCase& damage_case) {
   INFO("damaged cache case: " << std::string(damage_case.name));
   if (damage_case.needs_permissions && !test::file_permissions_enforced()) {
     MESSAGE("skipped '" << std::string(damage_case.name)
-                        << "': file permissions do not bind this process (root reads through chmod 000)");
+                        << "' in this process: file permissions do not bind it (root reads through chmod 000); "
+                           "an unprivileged probe runs it instead");
     return;
   }
   std::string directory_name = damage_case.name;
@@ -245,6 +248,7 @@ std::vector<DamageCase> damage_cases() {
        check_binary_rewritten},
       {"program binary: a directory in place of the file", Store::ProgramBinary,
        [=](const CacheFiles& f) { directory_in_place(f.binary); }, check_binary_rewritten},
+      // As root, the unreadable cases run in a probe as an unprivileged user instead (a test case below).
       {"program binary: unreadable (chmod 000)", Store::ProgramBinary,
        [=](const CacheFiles& f) { unreadable(f.binary); }, check_binary_rewritten, true},
       {"program binary: read-only cache directory", Store::ProgramBinary,
@@ -341,6 +345,23 @@ std::vector<fs::path> temp_files(const fs::path& root) {
   return found;
 }
 
+// The prefix that runs a command as the unprivileged user nobody, or empty when this process cannot (not root,
+// or no setpriv).
+std::string as_nobody() {
+  if (::geteuid() != 0 || test::run_command("command -v setpriv >/dev/null 2>&1").status != 0) return {};
+  return "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+}
+
+// Runs the probe as nobody, with a cache (and PoCL's kernel cache) under `home`, which nobody may write.
+nlohmann::json probe_as_nobody(const std::string& home, const std::string& environment, const std::string& args) {
+  const std::string command = as_nobody() + "env HOME='" + home + "' XDG_CACHE_HOME='" + home + "' TILECL_CACHE_DIR='" +
+                              home + "/cache' " + environment + " '" + test::probe_path() + "' " + args +
+                              " 2>/dev/null";
+  auto result = test::run_command(command);
+  REQUIRE_MESSAGE(result.status == 0, command << " -> " << result.output);
+  return nlohmann::json::parse(result.output);
+}
+
 // Makes a temp file look abandoned long ago, as after a crash.
 void age(const fs::path& file) {
   fs::last_write_time(file, fs::file_time_type::clock::now() - detail::kAbandonedTempAge - std::chrono::minutes(1));
@@ -353,9 +374,69 @@ TEST_SUITE("reliability.damaged_caches") {
     const auto cases = damage_cases();
     std::size_t binary_cases = 0;
     for (const auto& damage_case : cases) binary_cases += damage_case.store == Store::ProgramBinary;
-    MESSAGE("damaged-cache cases: " << cases.size() << " (" << binary_cases << " program binary, "
-                                    << cases.size() - binary_cases << " tuning database) + 2 killed writers");
+    MESSAGE("damaged-cache cases: " << cases.size() << " in the table (" << binary_cases << " program binary, "
+                                    << cases.size() - binary_cases
+                                    << " tuning database); below it: 2 killed writers, a live writer's temp file, "
+                                       "and (as root) 4 unreadable / read-only cases run as an unprivileged user");
     for (const auto& damage_case : cases) run_case(damage_case);
+  }
+
+  TEST_CASE("damaged caches: unreadable files and read-only directories, as an unprivileged user when root") {
+    if (test::file_permissions_enforced()) {
+      MESSAGE("file permissions bind this process: the table's chmod 000 cases ran in it");
+      return;
+    }
+    if (as_nobody().empty()) {
+      MESSAGE("skipped: file permissions do not bind this process and setpriv is not available to drop them");
+      return;
+    }
+    const std::string home = test::temp_directory("unreadable-as-nobody");
+    fs::permissions(home, fs::perms::all);
+    const fs::path programs = fs::path(home) / "cache" / "programs" / device().info->fingerprint();
+    const fs::path database = fs::path(home) / "cache" / "tuning" / (device().info->fingerprint() + ".json");
+
+    // Program binary: reported and deleted by the first process, rewritten, silent for the next.
+    REQUIRE(probe_as_nobody(home, "TILECL_TUNE=off", "axpy 1000")["disk_writes"] == 1);
+    const auto binaries = files_with_extension(programs, ".bin");
+    REQUIRE(binaries.size() == 1);
+    fs::permissions(binaries.front(), fs::perms::none);
+    auto damaged = probe_as_nobody(home, "TILECL_TUNE=off", "axpy 1000");
+    CHECK(damaged["correct"] == true);
+    CHECK(damaged["reports"] == 1);
+    CHECK(damaged["disk_rejects"] == 1);
+    auto after = probe_as_nobody(home, "TILECL_TUNE=off", "axpy 1000");
+    CHECK(after["correct"] == true);
+    CHECK(after["reports"] == 0);
+    CHECK(after["compiles"] == 0);
+
+    // Tuning database: reported and set aside by the first process, rebuilt, read by the next.
+    REQUIRE(probe_as_nobody(home, "TILECL_TUNE=first-use", "choose axpy float 2^13")["origin"] == "first-use");
+    fs::permissions(database, fs::perms::none);
+    damaged = probe_as_nobody(home, "TILECL_TUNE=first-use", "choose axpy float 2^13");
+    CHECK(damaged["origin"] == "first-use");
+    CHECK(damaged["reports"] == 1);
+    CHECK(fs::exists(database.string() + ".corrupt"));
+    after = probe_as_nobody(home, "TILECL_TUNE=first-use", "choose axpy float 2^13");
+    CHECK(after["origin"] == "database");
+    CHECK(after["reports"] == 0);
+
+    // Read-only directories (chmod 555, which binds nobody): right results, one report per process, no write.
+    for (const auto& binary : files_with_extension(programs, ".bin")) fs::remove(binary);
+    fs::remove(database);
+    fs::permissions(programs,
+                    fs::perms::owner_read | fs::perms::owner_exec | fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(database.parent_path(),
+                    fs::perms::owner_read | fs::perms::owner_exec | fs::perms::others_read | fs::perms::others_exec);
+    damaged = probe_as_nobody(home, "TILECL_TUNE=off", "axpy 1000");
+    CHECK(damaged["correct"] == true);
+    CHECK(damaged["reports"] == 1);
+    CHECK(damaged["disk_writes"] == 0);
+    fs::permissions(programs, fs::perms::all);  // so that only the database's directory is read-only below
+    damaged = probe_as_nobody(home, "TILECL_TUNE=first-use", "choose axpy float 2^13");
+    CHECK(damaged["origin"] == "first-use");
+    CHECK(damaged["reports"] == 1);
+    CHECK_FALSE(fs::exists(database));
+    fs::permissions(database.parent_path(), fs::perms::all);
   }
 
   TEST_CASE("damaged caches: a database writer killed between temp file and rename leaves the old file intact") {
