@@ -11,6 +11,9 @@
 #include "tilecl/runtime.hpp"
 
 namespace tilecl::detail {
+
+namespace fs = std::filesystem;
+
 namespace {
 
 constexpr char kMagic[8] = {'T', 'C', 'L', 'P', 'R', 'O', 'G', '1'};
@@ -47,7 +50,7 @@ BinaryKey make_binary_key(const DeviceInfo& device, const std::string& family, c
   return key;
 }
 
-std::optional<std::filesystem::path> binary_path(const BinaryKey& key) {
+std::optional<fs::path> binary_path(const BinaryKey& key) {
   auto root = program_cache_root();
   if (!root) return std::nullopt;
   return *root / key.fingerprint / (hash_hex(key.text) + ".bin");
@@ -103,9 +106,12 @@ std::optional<std::vector<unsigned char>> load_binary(const BinaryKey& key) {
   auto path = binary_path(key);
   if (!path) return std::nullopt;
   std::error_code error;
-  if (!std::filesystem::exists(*path, error)) return std::nullopt;
+  if (!fs::exists(*path, error)) return std::nullopt;
   auto bytes = read_bytes(*path);
-  if (!bytes) return std::nullopt;
+  if (!bytes) {
+    reject_binary(key, fs::is_directory(*path, error) ? "a directory, not a file" : "unreadable");
+    return std::nullopt;
+  }
   std::string why;
   auto binary = decode_binary_file(*bytes, key.text, why);
   if (!binary) reject_binary(key, why);
@@ -115,6 +121,9 @@ std::optional<std::vector<unsigned char>> load_binary(const BinaryKey& key) {
 void store_binary(const BinaryKey& key, const std::vector<unsigned char>& binary) {
   auto path = binary_path(key);
   if (!path || binary.empty()) return;
+  std::error_code error;
+  // Something other than a file in the way was reported by load_binary() and could not be removed.
+  if (fs::exists(*path, error) && !fs::is_regular_file(*path, error)) return;
   try {
     write_atomically(*path, encode_binary_file(key.text, binary));
     counters().disk_writes++;
@@ -132,7 +141,7 @@ void reject_binary(const BinaryKey& key, const std::string& reason) {
   warn_once("binary-cache-reject:" + path->string(),
             "discarding cached program " + path->string() + ": " + reason + "; rebuilding from source");
   std::error_code ignored;
-  std::filesystem::remove(*path, ignored);
+  fs::remove(*path, ignored);
 }
 
 }  // namespace tilecl::detail

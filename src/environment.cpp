@@ -22,5 +22,6 @@ bool env_enabled(const char* name) {
 
 bool verbose() { return env_enabled("TILECL_VERBOSE"); }
 bool show_kernels() { return env_enabled("TILECL_SHOW_KERNELS"); }
+bool kill_after_temp_file_for_testing() { return env_enabled("TILECL_TEST_KILL_AFTER_TEMP_FILE"); }
 
 }  // namespace tilecl::detail

@@ -16,5 +16,8 @@ bool env_enabled(const char* name);
 bool verbose();
 // TILECL_SHOW_KERNELS: print each program's source, options and build log when it is compiled.
 bool show_kernels();
+// TILECL_TEST_KILL_AFTER_TEMP_FILE: a test hook; the process kills itself (SIGKILL) after writing a cache
+// file's temp file and before renaming it into place, as a writer killed half-way would.
+bool kill_after_temp_file_for_testing();
 
 }  // namespace tilecl::detail

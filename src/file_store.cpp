@@ -6,16 +6,21 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <thread>
+
+#include "environment.hpp"
 
 namespace tilecl::detail {
 
 namespace fs = std::filesystem;
 
 std::optional<std::vector<unsigned char>> read_bytes(const fs::path& path) {
+  std::error_code error;
+  if (!fs::is_regular_file(path, error)) return std::nullopt;
   std::ifstream file(path, std::ios::binary);
   if (!file) return std::nullopt;
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
@@ -40,6 +45,7 @@ void write_atomically(const fs::path& path, const std::vector<unsigned char>& by
       throw std::runtime_error("cannot write " + temp.string());
     }
   }
+  if (kill_after_temp_file_for_testing()) ::raise(SIGKILL);
   std::error_code error;
   fs::rename(temp, path, error);
   if (error) {
@@ -47,6 +53,21 @@ void write_atomically(const fs::path& path, const std::vector<unsigned char>& by
     fs::remove(temp, ignored);
     throw std::runtime_error("cannot rename " + temp.string() + " to " + path.string() + ": " + error.message());
   }
+  remove_abandoned_temp_files(path);
+}
+
+std::size_t remove_abandoned_temp_files(const fs::path& path) {
+  const std::string prefix = path.filename().string() + ".tmp.";
+  const auto cutoff = fs::file_time_type::clock::now() - kAbandonedTempAge;
+  std::size_t removed = 0;
+  std::error_code error;
+  for (fs::directory_iterator it(path.parent_path(), error), end; !error && it != end; it.increment(error)) {
+    if (it->path().filename().string().compare(0, prefix.size(), prefix) != 0) continue;
+    std::error_code ignored;
+    const auto written = fs::last_write_time(it->path(), ignored);
+    if (!ignored && written < cutoff && fs::remove(it->path(), ignored)) ++removed;
+  }
+  return removed;
 }
 
 FileLock::FileLock(const fs::path& path) {

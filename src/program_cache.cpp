@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "binary_cache.hpp"
+#include "context_registry.hpp"
 #include "environment.hpp"
 #include "kernel_sources.hpp"
 #include "log.hpp"
@@ -155,9 +156,32 @@ ProgramCache& ProgramCache::instance() {
   return *cache;
 }
 
+ProgramCache::ProgramCache() {
+  ContextRegistry::instance().add_pruner([this](const std::set<cl_context>& kept) { prune(kept); });
+}
+
+void ProgramCache::prune(const std::set<cl_context>& kept) {
+  std::vector<Entry> dropped;  // released after the lock: releasing a program can take a while
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    if (kept.count(std::get<0>(it->first)) != 0) {
+      ++it;
+      continue;
+    }
+    dropped.push_back(std::move(it->second));
+    it = entries_.erase(it);
+  }
+}
+
+std::size_t ProgramCache::size() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return entries_.size();
+}
+
 std::shared_ptr<CompiledProgram> ProgramCache::get(const cl::Context& context, const cl::Device& device,
                                                    const std::string& family, const BuildOptions& options,
                                                    const std::string& op) {
+  ContextRegistry::instance().touch(context);  // before taking the lock: it may prune this cache
   const std::string rendered = options.render();
   const Key key{context(), device(), family, rendered};
   std::promise<std::shared_ptr<CompiledProgram>> promise;

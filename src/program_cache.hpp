@@ -1,7 +1,8 @@
 // Compiled programs, in memory, keyed by (context, device, family, options).
 //
 // The first caller of a key builds the program (from the disk cache when it can, else from source); every
-// concurrent caller of the same key waits for that one build. Programs stay until clear_program_cache().
+// concurrent caller of the same key waits for that one build. Programs stay until clear_program_cache(),
+// tilecl::forget_context(), or until their context is among the least recently used (src/context_registry.hpp).
 // A program hands out kernels through leases: a cl::Kernel carries argument state, so one kernel object is
 // never in two threads' hands at once; a lease returns its kernel to the program's pool when it ends.
 #pragma once
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -75,7 +77,13 @@ class ProgramCache {
 
   void clear();
 
+  // Programs held (built, being built, or failed).
+  std::size_t size();
+
  private:
+  ProgramCache();
+  void prune(const std::set<cl_context>& kept);
+
   using Key = std::tuple<cl_context, cl_device_id, std::string, std::string>;
   struct Entry {
     cl::Context context;  // retained, so the key's handle cannot be reused by a new context

@@ -2,8 +2,12 @@
 
 #include <cstdio>
 
+#include "context_registry.hpp"
 #include "environment.hpp"
+#include "program_cache.hpp"
 #include "tilecl/runtime.hpp"
+#include "tuning/tuning_service.hpp"
+#include "workspace.hpp"
 
 namespace tilecl {
 namespace detail {
@@ -61,6 +65,16 @@ void reset_statistics() {
   c.tunings = 0;
   c.tuning_nanoseconds = 0;
   c.tuning_db_hits = 0;
+}
+
+CacheSizes cache_sizes() {
+  CacheSizes sizes;
+  sizes.contexts = detail::ContextRegistry::instance().size();
+  sizes.context_limit = detail::kContextsKept;
+  sizes.programs = detail::ProgramCache::instance().size();
+  sizes.workspaces = detail::workspace_count();
+  sizes.tuning_queues = detail::TuningService::instance().profiling_queue_count();
+  return sizes;
 }
 
 const char* version() { return TILECL_VERSION; }

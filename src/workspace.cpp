@@ -1,8 +1,10 @@
 #include "workspace.hpp"
 
 #include <map>
+#include <set>
 #include <tuple>
 
+#include "context_registry.hpp"
 #include "tilecl/device.hpp"
 #include "tilecl/error.hpp"
 
@@ -14,11 +16,28 @@ using Key = std::tuple<cl_context, cl_device_id, std::string>;
 struct Registry {
   std::mutex mutex;
   std::map<Key, std::pair<cl::Context, std::shared_ptr<WorkspaceLease::Slot>>> slots;
+
+  void prune(const std::set<cl_context>& kept) {
+    std::vector<std::shared_ptr<WorkspaceLease::Slot>> dropped;  // released after the lock
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = slots.begin(); it != slots.end();) {
+      if (kept.count(std::get<0>(it->first)) != 0) {
+        ++it;
+        continue;
+      }
+      dropped.push_back(std::move(it->second.second));
+      it = slots.erase(it);
+    }
+  }
 };
 
 // Never destroyed: it holds OpenCL buffers, which must not be released after the driver has unloaded.
 Registry& registry() {
-  static Registry* instance = new Registry;
+  static Registry* instance = [] {
+    auto* created = new Registry;
+    ContextRegistry::instance().add_pruner([created](const std::set<cl_context>& kept) { created->prune(kept); });
+    return created;
+  }();
   return *instance;
 }
 
@@ -34,6 +53,7 @@ WorkspaceLease acquire_workspace(const std::string& op, const cl::Context& conte
                                  const std::string& purpose, std::size_t bytes,
                                  const std::vector<cl::Event>* caller_wait) {
   std::shared_ptr<WorkspaceLease::Slot> slot;
+  ContextRegistry::instance().touch(context);  // before taking the registry's lock: it may prune it
   {
     Registry& all = registry();
     std::lock_guard<std::mutex> lock(all.mutex);
@@ -65,6 +85,12 @@ void release_workspaces() {
   Registry& all = registry();
   std::lock_guard<std::mutex> lock(all.mutex);
   all.slots.clear();
+}
+
+std::size_t workspace_count() {
+  Registry& all = registry();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  return all.slots.size();
 }
 
 }  // namespace tilecl::detail

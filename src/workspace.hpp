@@ -52,4 +52,7 @@ WorkspaceLease acquire_workspace(const std::string& op, const cl::Context& conte
 // Frees every workspace (for tests and for programs that want the memory back).
 void release_workspaces();
 
+// Workspaces held now. Those of forgotten contexts are dropped (src/context_registry.hpp).
+std::size_t workspace_count();
+
 }  // namespace tilecl::detail

@@ -1,6 +1,8 @@
 // The runtime's state: caches, where they live, and what they did.
 #pragma once
 
+#include <CL/opencl.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -30,6 +32,24 @@ std::string cache_directory();
 // Drops every compiled program held in memory (the disk cache is kept). Programs in use stay alive until
 // their last user lets go.
 void clear_program_cache();
+
+// Drops everything tilecl keeps for `context` (compiled programs and their kernels, workspaces, the tuning
+// queue), so the context's memory is freed once the application releases its own handles too. Optional:
+// tilecl keeps state for the `context_limit` most recently used contexts and drops the least recently used
+// beyond that, so an application that creates and releases contexts does not accumulate them either; a
+// dropped context that is used again is served as on its first use (programs come from the disk cache).
+// Calls in flight on a forgotten context are unaffected.
+void forget_context(const cl::Context& context);
+
+// What the in-memory caches hold now (for tests and leak hunting).
+struct CacheSizes {
+  std::size_t contexts = 0;       // contexts with state kept
+  std::size_t context_limit = 0;  // the most contexts kept
+  std::size_t programs = 0;       // compiled programs (each with its idle kernels)
+  std::size_t workspaces = 0;     // device scratch buffers
+  std::size_t tuning_queues = 0;  // profiling queues of first-use tuning
+};
+CacheSizes cache_sizes();
 
 // The library's version, part of every binary-cache key.
 const char* version();

@@ -23,8 +23,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 #include "checks.hpp"
+#include "context_registry.hpp"
 #include "launch.hpp"
 #include "log.hpp"
 #include "ops/image_common.hpp"
@@ -306,14 +308,26 @@ BoundTaps bind_taps(const std::string& op, const QueueTarget& target, cl::Comman
   return bound;
 }
 
-// Device copies of host-built taps, one per (context, taps), created on first use.
+// Device copies of host-built taps, one per (context, taps), created on first use; those of forgotten contexts
+// are dropped (src/context_registry.hpp).
 cl::Buffer cached_taps(const std::string& op, const cl::Context& context, const std::vector<float>& taps) {
   using Key = std::pair<cl_context, std::vector<float>>;
   struct Cache {
     std::mutex mutex;
     std::map<Key, std::pair<cl::Context, cl::Buffer>> buffers;
+
+    void prune(const std::set<cl_context>& kept) {
+      std::lock_guard<std::mutex> lock(mutex);
+      for (auto it = buffers.begin(); it != buffers.end();)
+        it = kept.count(it->first.first) != 0 ? std::next(it) : buffers.erase(it);
+    }
   };
-  static auto* cache = new Cache;  // never destroyed: it holds OpenCL objects
+  static auto* cache = [] {  // never destroyed: it holds OpenCL objects
+    auto* created = new Cache;
+    ContextRegistry::instance().add_pruner([created](const std::set<cl_context>& kept) { created->prune(kept); });
+    return created;
+  }();
+  ContextRegistry::instance().touch(context);  // before taking the lock: it may prune this cache
   std::lock_guard<std::mutex> lock(cache->mutex);
   Key key{context(), taps};
   auto found = cache->buffers.find(key);

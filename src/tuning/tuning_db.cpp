@@ -128,6 +128,10 @@ TuningDatabase::FileState TuningDatabase::read(TuningRecords& records, std::stri
   if (!path_) return FileState::Missing;
   std::error_code error;
   if (!fs::exists(*path_, error)) return FileState::Missing;
+  if (!fs::is_regular_file(*path_, error)) {
+    why = "not a regular file";  // moving a directory aside could take someone's files with it: left alone
+    return FileState::Foreign;
+  }
   auto bytes = read_bytes(*path_);
   if (!bytes) {
     why = "unreadable";

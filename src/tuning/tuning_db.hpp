@@ -8,8 +8,10 @@
 // Readers take no lock: writers replace the file atomically (temp file + rename). Writers serialise on
 // <file>.lock, re-read the file under the lock, merge their entries into it and write it back, so no
 // entry of another process is lost. A file written for another device, or by a newer library (a higher
-// format version), is left alone and not used; a file that does not parse, or of an older format version,
-// is reported once and moved aside to <file>.corrupt, then rebuilt.
+// format version), or something other than a regular file (a directory) is left alone and not used; a file
+// that does not parse, cannot be read, or has an older format version is reported once and moved aside to
+// <file>.corrupt, then rebuilt. Entries whose values do not fit the device are refused by the tuning
+// service (SearchSpace::validate), reported once per database and key, and tuned again.
 #pragma once
 
 #include <filesystem>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "context_registry.hpp"
 #include "environment.hpp"
 #include "kernel_sources.hpp"
 #include "log.hpp"
@@ -75,7 +76,30 @@ TuningService& TuningService::instance() {
   return *service;
 }
 
+TuningService::TuningService() {
+  ContextRegistry::instance().add_pruner([this](const std::set<cl_context>& kept) { prune(kept); });
+}
+
+void TuningService::prune(const std::set<cl_context>& kept) {
+  std::vector<cl::CommandQueue> dropped;  // released after the lock
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = profiling_queues_.begin(); it != profiling_queues_.end();) {
+    if (kept.count(it->first.first) != 0) {
+      ++it;
+      continue;
+    }
+    dropped.push_back(std::move(it->second));
+    it = profiling_queues_.erase(it);
+  }
+}
+
+std::size_t TuningService::profiling_queue_count() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return profiling_queues_.size();
+}
+
 cl::CommandQueue TuningService::profiling_queue(const QueueTarget& target) {
+  ContextRegistry::instance().touch(target.context);  // before taking the lock: it may prune this service
   std::lock_guard<std::mutex> lock(mutex_);
   auto key = std::make_pair(target.context(), target.device());
   auto found = profiling_queues_.find(key);
@@ -147,9 +171,11 @@ tuning::Choice TuningService::resolve(const QueueTarget& target, TuningSubject& 
     }
     std::string why = space.validate(entry.parameters, device);
     if (!why.empty()) {
-      warn_once("tuning-entry:" + key.op + key.dtype + key.bucket, "tuning database entry for " + key.op + " " +
-                                                                       key.dtype + " " + key.bucket +
-                                                                       " is not usable (" + why + "); tuning again");
+      const std::string file = database.path() ? database.path()->string() : std::string();
+      warn_once("tuning-entry:" + file + ":" + key.op + ":" + key.dtype + ":" + key.bucket,
+                "tuning database entry for " + key.op + " " + key.dtype + " " + key.bucket + " in " + file +
+                    " is not usable (" + why + "); " +
+                    (tuning::mode() == tuning::Mode::Off ? "using defaults" : "tuning again"));
       continue;
     }
     counters().tuning_db_hits++;

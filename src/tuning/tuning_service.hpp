@@ -8,6 +8,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -42,13 +43,18 @@ class TuningService {
   void set_override(const DeviceInfo& device, const std::string& op, const std::string& dtype, const Config& config);
   void clear();
 
-  // The queue tuning runs on: same context and device as the caller's, with profiling enabled.
+  // The queue tuning runs on: same context and device as the caller's, with profiling enabled. Kept per
+  // context until the context is forgotten (src/context_registry.hpp).
   cl::CommandQueue profiling_queue(const QueueTarget& target);
+  std::size_t profiling_queue_count();
 
   // For tests: the clock the first-use tuner uses (nullptr restores OpenCL profiling events).
   void set_timer_for_testing(Timer* timer) { test_timer_ = timer; }
 
  private:
+  TuningService();
+  void prune(const std::set<cl_context>& kept);
+
   using MemoryKey = std::tuple<std::string, std::string, std::string, std::string>;  // fingerprint, op, dtype, bucket
   using OverrideKey = std::tuple<std::string, std::string, std::string>;             // fingerprint, op, dtype
 

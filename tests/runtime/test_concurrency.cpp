@@ -1,13 +1,38 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "support/fixture.hpp"
+#include "support/mixed_ops.hpp"
 #include "tilecl/tilecl.hpp"
+#include "tuning/tuning_db.hpp"
 
 using namespace tilecl;
 using tilecl::test::device;
+
+namespace {
+
+// Where a thread's calls go.
+enum class Sharing { FixtureQueue, OwnQueue, OwnContext };
+
+const char* sharing_name(Sharing sharing) {
+  switch (sharing) {
+    case Sharing::FixtureQueue:
+      return "the fixture's queue";
+    case Sharing::OwnQueue:
+      return "its own queue";
+    case Sharing::OwnContext:
+      return "its own context";
+  }
+  return "?";
+}
+
+// The tilecl state held for contexts, in total.
+std::size_t held_objects(const CacheSizes& sizes) { return sizes.programs + sizes.workspaces + sizes.tuning_queues; }
+
+}  // namespace
 
 TEST_SUITE("runtime.concurrency") {
   TEST_CASE("concurrency: threads calling ops at once (first-use tuning on) get right answers and tune each key once") {
@@ -62,5 +87,105 @@ TEST_SUITE("runtime.concurrency") {
     // Three ops, one shape bucket each: three tunings, whatever the number of threads.
     CHECK(statistics().tunings - before.tunings == 3);
     tuning::clear();
+  }
+
+  TEST_CASE("concurrency: threads on one queue, own queues and own contexts mix five ops with first-use tuning") {
+    test::ScopedEnv cache("TILECL_CACHE_DIR", test::temp_directory("concurrency-mixed"));
+    test::ScopedEnv tune("TILECL_TUNE", "first-use");
+    test::ScopedEnv budget("TILECL_TUNE_BUDGET_MS", "50");
+    tuning::clear();
+    constexpr int kThreads = 6, kRounds = 3;
+    const Sharing sharings[] = {Sharing::FixtureQueue, Sharing::OwnQueue, Sharing::OwnContext};
+    std::atomic<int> ready{0}, rounds{0};
+    std::mutex mutex;
+    std::vector<std::string> failures;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        const Sharing sharing = sharings[t % 3];
+        cl::Context context = sharing == Sharing::OwnContext ? cl::Context(device().device) : device().context;
+        cl::CommandQueue own(context, device().device);
+        cl::CommandQueue& queue = sharing == Sharing::FixtureQueue ? device().queue : own;
+        auto random = test::random_engine("concurrency-mixed" + std::to_string(t));
+        ready++;
+        while (ready < kThreads) std::this_thread::yield();
+        for (int round = 0; round < kRounds; ++round) {
+          const auto sizes = round == 0 ? test::small_mixed_sizes() : test::random_mixed_sizes(random, 40000);
+          try {
+            for (const auto& failure : test::run_mixed_ops(queue, sizes, random)) {
+              std::lock_guard<std::mutex> lock(mutex);
+              failures.push_back(std::string("thread on ") + sharing_name(sharing) + ": " + failure);
+            }
+          } catch (const std::exception& error) {
+            std::lock_guard<std::mutex> lock(mutex);
+            failures.push_back(std::string("thread on ") + sharing_name(sharing) + " threw: " + error.what());
+          }
+          rounds++;
+        }
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    for (const auto& failure : failures) FAIL_CHECK(failure);
+    CHECK(rounds == kThreads * kRounds);
+    MESSAGE(kThreads << " threads x " << kRounds << " rounds x " << test::kMixedOpsPerRound << " ops, "
+                     << failures.size() << " wrong");
+    tuning::clear();
+  }
+
+  TEST_CASE("concurrency: four processes writing one tuning database at once lose no entry") {
+    const std::string cache = test::temp_directory("concurrency-processes");
+    constexpr int kProcesses = 4, kEntriesEach = 25;
+    std::string command;
+    for (int p = 0; p < kProcesses; ++p)
+      command += "TILECL_CACHE_DIR='" + cache + "' '" + test::probe_path() + "' record process" + std::to_string(p) +
+                 "_ " + std::to_string(kEntriesEach) + " >/dev/null 2>&1 & ";
+    command += "wait";
+    CHECK(test::run_command(command).status == 0);
+    test::ScopedEnv env("TILECL_CACHE_DIR", cache);
+    const auto records = detail::TuningDatabase(*device().info).load();
+    CHECK(records.entries.size() == kProcesses * kEntriesEach);
+  }
+
+  TEST_CASE("concurrency: contexts created, used and released in turn do not accumulate cached state") {
+    const auto sizes = test::small_mixed_sizes();
+    auto random = test::random_engine("concurrency-contexts");
+    auto use_new_context = [&](bool forget) {
+      cl::Context context(device().device);
+      cl::CommandQueue queue(context, device().device);
+      for (const auto& failure : test::run_mixed_ops(queue, sizes, random)) FAIL_CHECK(failure);
+      queue.finish();
+      if (forget) forget_context(context);
+      // The application's handles are released here; tilecl's, if any, keep the context valid.
+    };
+
+    // With forget_context(): everything held for the context goes at once.
+    use_new_context(false);  // programs of these sizes now in the disk cache too
+    const CacheSizes before = cache_sizes();
+    REQUIRE_MESSAGE(before.contexts < before.context_limit, "no room to add a context without dropping another");
+    for (int cycle = 0; cycle < 3; ++cycle) use_new_context(true);
+    const CacheSizes after_forgetting = cache_sizes();
+    CHECK(after_forgetting.contexts == before.contexts);
+    CHECK(held_objects(after_forgetting) == held_objects(before));
+
+    // Without it: the least recently used contexts are dropped beyond the limit, so the total stays bounded.
+    const std::size_t limit = cache_sizes().context_limit;
+    const int cycles = static_cast<int>(limit) + 8;
+    std::size_t most_held = 0, held_at_limit = 0;
+    for (int cycle = 0; cycle < cycles; ++cycle) {
+      use_new_context(false);
+      const CacheSizes now = cache_sizes();
+      CHECK(now.contexts <= limit);
+      most_held = std::max(most_held, held_objects(now));
+      if (cycle + 1 == static_cast<int>(limit)) held_at_limit = held_objects(now);
+    }
+    const CacheSizes end = cache_sizes();
+    MESSAGE(cycles << " context cycles: " << end.contexts << " contexts kept (limit " << limit << "), " << end.programs
+                   << " programs, " << end.workspaces << " workspaces, " << end.tuning_queues
+                   << " tuning queues; most objects held " << most_held);
+    CHECK(end.contexts == limit);
+    CHECK(held_objects(end) <= held_at_limit);
+
+    // The fixture's context, possibly dropped meanwhile, still works: it is served as on first use.
+    for (const auto& failure : test::run_mixed_ops(device().queue, sizes, random)) FAIL_CHECK(failure);
   }
 }

@@ -5,9 +5,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
+
+#include "log.hpp"
 
 namespace tilecl::test {
 
@@ -70,6 +73,25 @@ CommandResult run_command(const std::string& command) {
   int status = pclose(pipe.release());
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+std::size_t reports_mentioning(const std::string& text) {
+  std::size_t count = 0;
+  for (const auto& report : detail::reports_so_far())
+    if (report.subject.find(text) != std::string::npos || report.message.find(text) != std::string::npos) ++count;
+  return count;
+}
+
+bool file_permissions_enforced() {
+  static const bool enforced = [] {
+    const std::filesystem::path file = temp_directory("permissions") + "/unreadable";
+    std::ofstream(file) << "x";
+    std::filesystem::permissions(file, std::filesystem::perms::none);
+    const bool blocked = !std::ifstream(file).is_open();
+    std::filesystem::remove_all(file.parent_path());
+    return blocked;
+  }();
+  return enforced;
 }
 
 ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {

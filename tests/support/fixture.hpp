@@ -44,6 +44,14 @@ struct CommandResult {
 };
 CommandResult run_command(const std::string& command);
 
+// How many warnings the library has printed so far in this process (src/log.hpp) that mention `text` (a
+// file or directory path, usually): a damage is reported once when this grows by exactly one.
+std::size_t reports_mentioning(const std::string& text);
+
+// Whether file permissions bind this process. They do not for root (CAP_DAC_OVERRIDE reads and writes through
+// chmod 000 and read-only directories); tests of unreadable or read-only files then use another way or skip.
+bool file_permissions_enforced();
+
 // Sets an environment variable for the scope of the object, restoring the previous value after.
 class ScopedEnv {
  public:

@@ -1,22 +1,32 @@
 // A second process for cross-process tests. Prints one JSON object on stdout.
 //   tilecl_test_probe axpy N              runs a float axpy of length N, checks it, reports statistics
 //   tilecl_test_probe choose OP DTYPE SHAPE  resolves the parameters a call would use (may tune)
+//   tilecl_test_probe record PREFIX COUNT    merges COUNT tuning-database entries (ops PREFIX0, PREFIX1, ...)
+//                                            into the device's database, one merge each
+// Every report includes the statistics and "reports", the number of warnings the library printed.
 #include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "log.hpp"
 #include "tilecl/tilecl.hpp"
+#include "tuning/tuning_db.hpp"
 
 namespace {
 
 nlohmann::json statistics_json() {
   const tilecl::Statistics s = tilecl::statistics();
-  return {{"memory_hits", s.memory_hits}, {"disk_hits", s.disk_hits},
-          {"disk_writes", s.disk_writes}, {"disk_rejects", s.disk_rejects},
-          {"compiles", s.compiles},       {"compile_seconds", s.compile_seconds},
-          {"tunings", s.tunings},         {"tuning_db_hits", s.tuning_db_hits}};
+  return {{"memory_hits", s.memory_hits},
+          {"disk_hits", s.disk_hits},
+          {"disk_writes", s.disk_writes},
+          {"disk_rejects", s.disk_rejects},
+          {"compiles", s.compiles},
+          {"compile_seconds", s.compile_seconds},
+          {"tunings", s.tunings},
+          {"tuning_db_hits", s.tuning_db_hits},
+          {"reports", tilecl::detail::reports_so_far().size()}};
 }
 
 int run_axpy(std::size_t n) {
@@ -58,6 +68,27 @@ int run_choose(const std::string& op, const std::string& dtype, const std::strin
   return 0;
 }
 
+int run_record(const std::string& prefix, std::size_t count) {
+  const tilecl::DeviceInfo& device = tilecl::device_info(tilecl::select_device());
+  const tilecl::detail::TuningDatabase database(device);
+  bool written = true;
+  for (std::size_t i = 0; i < count; ++i) {
+    tilecl::detail::TuningEntry entry;
+    entry.op = prefix + std::to_string(i);
+    entry.dtype = "float";
+    entry.bucket = "n<2^14";
+    entry.source_hash = "0123456789abcdef";
+    entry.parameters = {"naive", {{"WG_X", 64}}};
+    entry.origin = "tune";
+    entry.date = tilecl::detail::utc_now();
+    written = database.merge({{entry}, {}}) && written;
+  }
+  nlohmann::json out = statistics_json();
+  out["written"] = written;
+  std::cout << out.dump() << std::endl;
+  return written ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,7 +96,8 @@ int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.size() == 2 && args[0] == "axpy") return run_axpy(std::stoul(args[1]));
     if (args.size() == 4 && args[0] == "choose") return run_choose(args[1], args[2], args[3]);
-    std::cerr << "usage: tilecl_test_probe axpy N | choose OP DTYPE SHAPE\n";
+    if (args.size() == 3 && args[0] == "record") return run_record(args[1], std::stoul(args[2]));
+    std::cerr << "usage: tilecl_test_probe axpy N | choose OP DTYPE SHAPE | record PREFIX COUNT\n";
     return 2;
   } catch (const std::exception& error) {
     std::cerr << "tilecl_test_probe: " << error.what() << std::endl;

@@ -177,24 +177,6 @@ TEST_SUITE("tuning.first_use") {
     CHECK(records.entries.size() == 6);
   }
 
-  TEST_CASE("first use: a hand-edited entry beyond the device's limits is refused and tuned again") {
-    FreshTuningState state("first-use-edited");
-    detail::TuningEntry edited;
-    edited.op = "axpy";
-    edited.dtype = "float";
-    edited.bucket = "n<2^14";
-    edited.source_hash = detail::kernel_source("elementwise").hash;
-    edited.parameters = {"naive", {{"WG_X", static_cast<std::int64_t>(device().info->max_work_group_size) * 4}}};
-    edited.origin = "tune";
-    REQUIRE(detail::TuningDatabase(*device().info).merge({{edited}, {}}));
-    auto choice = tuning::parameters_for(device().queue, "axpy", "float", "1000");
-    CHECK(choice.origin == tuning::Origin::FirstUse);
-    CHECK(choice.parameters != edited.parameters);
-    // And the call works.
-    cl::Buffer buffer(device().context, CL_MEM_READ_WRITE, 2000 * sizeof(float));
-    CHECK_NOTHROW(axpy<float>(device().queue, 1000, 1.0f, buffer, 0, buffer, 1000).wait());
-  }
-
   TEST_CASE("first use: an entry tuned for an edited kernel source is not used") {
     FreshTuningState state("first-use-source", "off");
     detail::TuningEntry stale;
