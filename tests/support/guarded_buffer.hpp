@@ -45,24 +45,27 @@ class GuardedBuffer {
                           whole.begin() + static_cast<std::ptrdiff_t>(guard_ + count_));
   }
 
-  // Number of guard elements that no longer hold the pattern; reports the first few through doctest.
-  std::size_t check_guards(const std::string& what) const {
+  // Indices (in the whole buffer, guards first) of the guard elements that no longer hold the pattern.
+  std::vector<std::size_t> touched_guards() const {
     const auto whole = from_device<T>(buffer_, guard_ + count_ + guard_);
     T pattern;
     std::memset(static_cast<void*>(&pattern), kGuardByte, sizeof(T));
-    std::size_t touched = 0;
+    std::vector<std::size_t> touched;
     for (std::size_t i = 0; i < whole.size(); ++i) {
       if (i == guard_) i += count_;
       if (i >= whole.size()) break;
-      if (std::memcmp(&whole[i], &pattern, sizeof(T)) != 0) {
-        if (touched < 3)
-          FAIL_CHECK(what << ": guard element " << (i < guard_ ? "before" : "after") << " the region (index " << i
-                          << " of " << whole.size() << ") was written");
-        ++touched;
-      }
+      if (std::memcmp(&whole[i], &pattern, sizeof(T)) != 0) touched.push_back(i);
     }
-    CHECK_MESSAGE(touched == 0, what << ": " << touched << " guard elements written");
     return touched;
+  }
+
+  // Fails the current test (naming `what` and the first few elements) when a guard was written.
+  void check_guards(const std::string& what) const {
+    const auto touched = touched_guards();
+    for (std::size_t i = 0; i < touched.size() && i < 3; ++i)
+      FAIL_CHECK(what << ": guard element " << (touched[i] < guard_ ? "before" : "after") << " the region (index "
+                      << touched[i] << ", region [" << guard_ << ", " << guard_ + count_ << ")) was written");
+    CHECK_MESSAGE(touched.empty(), what << ": " << touched.size() << " guard elements written");
   }
 
  private:
