@@ -60,6 +60,45 @@ void check_kernel_extent(const std::string& op, const std::string& argument, std
                 std::to_string(value) + " exceeds the kernels' 32-bit index range (at most 2^31 - 1)");
 }
 
+namespace {
+
+// The enumerations are contiguous from 0; `last` is the final enumerator.
+template <typename Enum>
+void check_enum_range(const std::string& op, const std::string& argument, Enum value, Enum last,
+                      const char* type_name) {
+  const int number = static_cast<int>(value);
+  if (number < 0 || number > static_cast<int>(last))
+    throw Error(op, argument, CL_INVALID_VALUE, std::to_string(number) + " is not a " + type_name + " value");
+}
+
+}  // namespace
+
+void check_enum(const std::string& op, const std::string& argument, Layout value) {
+  check_enum_range(op, argument, value, Layout::ColMajor, "tilecl::Layout");
+}
+void check_enum(const std::string& op, const std::string& argument, Transpose value) {
+  check_enum_range(op, argument, value, Transpose::Yes, "tilecl::Transpose");
+}
+void check_enum(const std::string& op, const std::string& argument, ReduceOp value) {
+  check_enum_range(op, argument, value, ReduceOp::ArgMax, "tilecl::ReduceOp");
+}
+void check_enum(const std::string& op, const std::string& argument, Border value) {
+  check_enum_range(op, argument, value, Border::Wrap, "tilecl::Border");
+}
+
+void check_wait_list(const std::string& op, const std::vector<cl::Event>* wait, const cl::Context& context) {
+  if (wait == nullptr) return;
+  for (std::size_t i = 0; i < wait->size(); ++i) {
+    const std::string entry = "event " + std::to_string(i) + " of the wait list";
+    if ((*wait)[i]() == nullptr) throw Error(op, "wait", CL_INVALID_EVENT_WAIT_LIST, entry + " is null");
+    cl_context owner = nullptr;
+    const cl_int status = clGetEventInfo((*wait)[i](), CL_EVENT_CONTEXT, sizeof(owner), &owner, nullptr);
+    if (status != CL_SUCCESS) throw Error(op, "wait", status, entry + " is not a valid event");
+    if (owner != context())
+      throw Error(op, "wait", CL_INVALID_CONTEXT, entry + " belongs to another context than the queue");
+  }
+}
+
 void check_dtype_supported(const std::string& op, const DTypeInfo& dtype, const DeviceInfo& device) {
   if (dtype.needs_fp64 && !device.fp64)
     throw Error(op, "dtype", CL_INVALID_DEVICE,
@@ -91,6 +130,18 @@ void check_no_overlap(const std::string& op, const std::string& a_name, const cl
   const std::uint64_t b_begin = b_base + b_offset * element_size, b_end = b_begin + b_extent * element_size;
   if (a_begin < b_end && b_begin < a_end)
     throw Error(op, b_name, CL_MEM_COPY_OVERLAP, "overlaps " + a_name + " in the same buffer");
+}
+
+void check_in_place_or_disjoint(const std::string& op, const std::string& input_name, const cl::Buffer& input,
+                                std::uint64_t input_offset, const std::string& output_name, const cl::Buffer& output,
+                                std::uint64_t output_offset, std::uint64_t extent, std::size_t element_size) {
+  const auto [input_root, input_base] = resolve(input);
+  const auto [output_root, output_base] = resolve(output);
+  if (input_root == output_root &&
+      input_base + input_offset * element_size == output_base + output_offset * element_size)
+    return;
+  check_no_overlap(op, input_name, input, input_offset, extent, output_name, output, output_offset, extent,
+                   element_size);
 }
 
 }  // namespace tilecl::detail

@@ -5,9 +5,11 @@
 #include <CL/opencl.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dtype.hpp"
 #include "tilecl/device.hpp"
+#include "tilecl/types.hpp"
 
 namespace tilecl::detail {
 
@@ -32,6 +34,16 @@ void check_buffer(const std::string& op, const std::string& argument, const cl::
 // The value fits the kernels' 32-bit indexing.
 void check_kernel_extent(const std::string& op, const std::string& argument, std::uint64_t value);
 
+// The value is one of its enumeration's enumerators: a cast from an out-of-range integer is refused.
+void check_enum(const std::string& op, const std::string& argument, Layout value);
+void check_enum(const std::string& op, const std::string& argument, Transpose value);
+void check_enum(const std::string& op, const std::string& argument, ReduceOp value);
+void check_enum(const std::string& op, const std::string& argument, Border value);
+
+// Every event of the wait list is a valid event of the queue's context (a null event or one of another
+// context fails late, at an enqueue deep in the op under a kernel's name, or is silently accepted, as by PoCL).
+void check_wait_list(const std::string& op, const std::vector<cl::Event>* wait, const cl::Context& context);
+
 // double needs cl_khr_fp64.
 void check_dtype_supported(const std::string& op, const DTypeInfo& dtype, const DeviceInfo& device);
 
@@ -40,6 +52,12 @@ void check_dtype_supported(const std::string& op, const DTypeInfo& dtype, const 
 void check_no_overlap(const std::string& op, const std::string& a_name, const cl::Buffer& a, std::uint64_t a_offset,
                       std::uint64_t a_extent, const std::string& b_name, const cl::Buffer& b, std::uint64_t b_offset,
                       std::uint64_t b_extent, std::size_t element_size);
+
+// For ops that may work in place: the input is the output exactly (the same bytes of the same allocation,
+// through the same buffer or sub-buffers), or the two share no byte.
+void check_in_place_or_disjoint(const std::string& op, const std::string& input_name, const cl::Buffer& input,
+                                std::uint64_t input_offset, const std::string& output_name, const cl::Buffer& output,
+                                std::uint64_t output_offset, std::uint64_t extent, std::size_t element_size);
 
 inline std::uint64_t round_up(std::uint64_t value, std::uint64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;

@@ -9,6 +9,8 @@
 #include <CL/opencl.hpp>
 #include <boost/compute/command_queue.hpp>
 #include <boost/compute/container/vector.hpp>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "tilecl/elementwise.hpp"
@@ -39,6 +41,18 @@ void require_same_size(const char* op, const boost::compute::vector<T>& a, const
   if (a.size() != b.size())
     throw Error(op, name, CL_INVALID_VALUE,
                 "vector sizes differ (" + std::to_string(a.size()) + " and " + std::to_string(b.size()) + ")");
+}
+// The vector holds a dense rows x cols matrix (the product checked for overflow, not wrapped around).
+template <typename T>
+void require_holds_matrix(const char* op, const boost::compute::vector<T>& vector, std::size_t rows, std::size_t cols,
+                          const char* name) {
+  if (rows != 0 && cols > std::numeric_limits<std::size_t>::max() / rows)
+    throw Error(op, name, CL_INVALID_VALUE,
+                "rows x cols overflows (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
+  if (vector.size() < rows * cols)
+    throw Error(op, name, CL_INVALID_BUFFER_SIZE,
+                "vector holds " + std::to_string(vector.size()) + " elements, fewer than rows x cols (" +
+                    std::to_string(rows * cols) + ")");
 }
 }  // namespace interop_detail
 
@@ -81,10 +95,8 @@ std::size_t reduce_index(boost::compute::command_queue& queue, ReduceOp op, cons
 template <typename T>
 boost::compute::event transpose(boost::compute::command_queue& queue, std::size_t rows, std::size_t cols,
                                 const boost::compute::vector<T>& in, boost::compute::vector<T>& out) {
-  if (in.size() < rows * cols)
-    throw Error("transpose", "in", CL_INVALID_BUFFER_SIZE, "vector holds fewer than rows x cols elements");
-  if (out.size() < rows * cols)
-    throw Error("transpose", "out", CL_INVALID_BUFFER_SIZE, "vector holds fewer than rows x cols elements");
+  interop_detail::require_holds_matrix("transpose", in, rows, cols, "in");
+  interop_detail::require_holds_matrix("transpose", out, rows, cols, "out");
   cl::CommandQueue q = compute::queue(queue);
   cl::Buffer out_buffer = compute::buffer(out);
   return event(tilecl::transpose<T>(q, rows, cols, compute::buffer(in), 0, cols, out_buffer, 0, rows));

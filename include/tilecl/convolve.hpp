@@ -5,7 +5,8 @@
 //   even) and saturated to 0..255.
 // - Images have `channels` interleaved channels (1, or 3 for RGB), each filtered alike. An image is `height`
 //   rows of width * channels elements; row r starts at buffer[offset + r * pitch], pitch >= width * channels,
-//   in elements of T. src and dst must not overlap (filtering in place needs a copy).
+//   in elements of T. src and dst must not overlap, nor dst and the filter taps (CL_MEM_COPY_OVERLAP; filtering
+//   in place needs a copy).
 // - Filters are correlations with the anchor at the centre, as OpenCV's filter2D computes them:
 //   dst(x, y) = sum f(j, i) * src(x + i - rx, y + j - ry) for a filter of (2 rx + 1) x (2 ry + 1) taps (flip the
 //   filter for a mathematical convolution). Filter sizes are odd: 1, 3, 5, ...; radius 0 is allowed.
@@ -16,7 +17,8 @@
 //   CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE (64 KiB on most GPUs: a 127 x 127 filter).
 // - `border` says what is read outside the image (types.hpp): Zero, Clamp, Mirror (reflect-101), Wrap. All
 //   four stay exact when the filter is larger than the image.
-// - width or height 0 enqueues nothing and returns a null event (the other arguments are still checked).
+// - width or height 0 enqueues nothing and returns a null event; channels, border and filter sizes are still
+//   checked, buffers are not (they may be null).
 //   Bad arguments raise tilecl::Error naming the argument.
 #pragma once
 

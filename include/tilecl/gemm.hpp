@@ -19,7 +19,8 @@ namespace tilecl {
 // - beta == 0: C is not read, so NaN or garbage in C does not reach the result.
 // - alpha == 0 or k == 0: A and B are not read and C = beta * C (still enqueued). With k == 0 only their leading
 //   dimensions are checked, not their buffers.
-// - m == 0 or n == 0: nothing to do; returns a null event, enqueues nothing and checks nothing.
+// - m == 0 or n == 0: nothing to do; returns a null event, enqueues nothing and checks no buffer (only that
+//   layout, trans_a and trans_b are enumerators).
 // - C must not overlap A or B (tilecl::Error CL_MEM_COPY_OVERLAP); A and B may overlap each other.
 // - Each matrix must span fewer than 2^31 elements (the kernels index in 32 bits).
 //

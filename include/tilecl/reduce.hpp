@@ -26,7 +26,8 @@ namespace tilecl {
 //   ArgMin/ArgMax the index of the first NaN if there is one, else of the first extreme element.
 // n = 0: Sum writes 0 (a fill, whose event is returned); Min, Max, ArgMin and ArgMax of nothing raise
 // tilecl::Error (CL_INVALID_VALUE). n must be below 2^31. `result` must not overlap the elements of x that
-// are read (CL_MEM_COPY_OVERLAP). Returns the event of the last command enqueued.
+// are read (CL_MEM_COPY_OVERLAP). With n = 0, x is not checked (it may be null). Returns the event of the last
+// command enqueued.
 template <typename T>
 cl::Event reduce(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
                  cl::Buffer& result, std::size_t result_offset, const std::vector<cl::Event>* wait = nullptr);

@@ -12,10 +12,10 @@ namespace tilecl {
 //   out[out_offset + c * ld_out + r] = in[in_offset + r * ld_in + c]   for r < rows, c < cols.
 // Offsets are in elements. Elements of out outside that region are left untouched. T: float, double,
 // std::int32_t, std::uint8_t (the kernels move bits, so double needs no fp64 support on the device).
-// rows or cols == 0 enqueues nothing and returns a null event. Every extent (rows, cols, ld_in, ld_out) must
-// be below 2^31. in and out must not share any byte of their extents ((rows - 1) * ld_in + cols elements
-// from in_offset, (cols - 1) * ld_out + rows from out_offset): an overlap raises tilecl::Error with
-// CL_MEM_COPY_OVERLAP. Returns the event of the last command enqueued.
+// rows or cols == 0 enqueues nothing, checks no buffer and returns a null event. Every extent (rows, cols,
+// ld_in, ld_out) must be below 2^31. in and out must not share any byte of their extents ((rows - 1) * ld_in +
+// cols elements from in_offset, (cols - 1) * ld_out + rows from out_offset): an overlap raises tilecl::Error
+// with CL_MEM_COPY_OVERLAP (so no transpose in place). Returns the event of the last command enqueued.
 template <typename T>
 cl::Event transpose(cl::CommandQueue& queue, std::size_t rows, std::size_t cols, const cl::Buffer& in,
                     std::size_t in_offset, std::size_t ld_in, cl::Buffer& out, std::size_t out_offset,

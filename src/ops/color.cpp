@@ -173,6 +173,7 @@ cl::Event run_rgb_to_gray(const Config* explicit_config, cl::CommandQueue& queue
   const auto target = queue_target(kOp, queue);
   const DTypeInfo& dtype = dtype_of<T>();
   validate(target, dtype, width, height, operands);
+  check_wait_list(kOp, wait, target.context);
   Config config;
   if (explicit_config != nullptr) {
     config = *explicit_config;

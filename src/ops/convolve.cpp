@@ -375,11 +375,6 @@ int checked_radius(const std::string& op, const std::string& argument, std::uint
   return static_cast<int>(radius);
 }
 
-void check_border(const std::string& op, Border border) {
-  const int value = static_cast<int>(border);
-  if (value < 0 || value > 3) throw Error(op, "border", CL_INVALID_VALUE, "not a tilecl::Border value");
-}
-
 void validate_images(const std::string& op, const QueueTarget& target, const DTypeInfo& dtype,
                      const FilterProblem& problem, const ImageOperands& image) {
   const std::uint64_t row_elements = checked_multiply(op, "width", problem.width, problem.shape.channels);
@@ -677,6 +672,7 @@ cl::Event run_filter(Kind kind, const Config* explicit_config, cl::CommandQueue&
   validate_images(op, target, dtype, problem, image);
   const std::uint64_t dst_extent = image_extent(image.dst_pitch, problem.width * shape.channels, problem.height);
   for (const auto& taps : source.buffers) check_taps_buffer(op, taps, target, image, dst_extent, dtype.size);
+  check_wait_list(op, wait, target.context);
 
   const SearchSpace space = convolve_search_space(shape, dtype);
   Config config;
@@ -717,7 +713,7 @@ cl::Event convolve2d_impl(const Config* config, cl::CommandQueue& queue, std::si
                           const std::vector<cl::Event>* wait) {
   const std::string op = op_name(Kind::Convolve2d);
   check_channels(op, channels);
-  check_border(op, border);
+  check_enum(op, "border", border);
   const FilterShape shape{FilterForm::Direct, channels, radius_of_length(op, "filter_width", filter_width),
                           radius_of_length(op, "filter_height", filter_height)};
   TapsSource source;
@@ -738,7 +734,7 @@ cl::Event separable_filter_impl(const Config* config, cl::CommandQueue& queue, s
                                 const std::vector<cl::Event>* wait) {
   const std::string op = op_name(Kind::Separable);
   check_channels(op, channels);
-  check_border(op, border);
+  check_enum(op, "border", border);
   const FilterShape shape{FilterForm::Separable, channels, radius_of_length(op, "row_filter_length", row_filter_length),
                           radius_of_length(op, "column_filter_length", column_filter_length)};
   TapsSource source;
@@ -756,7 +752,7 @@ cl::Event box_blur_impl(const Config* config, cl::CommandQueue& queue, std::size
                         std::size_t radius_y, Border border, const std::vector<cl::Event>* wait) {
   const std::string op = op_name(Kind::Box);
   check_channels(op, channels);
-  check_border(op, border);
+  check_enum(op, "border", border);
   const FilterShape shape{FilterForm::Separable, channels, checked_radius(op, "radius_x", radius_x),
                           checked_radius(op, "radius_y", radius_y)};
   TapsSource source;
@@ -774,7 +770,7 @@ cl::Event gaussian_blur_impl(const Config* config, cl::CommandQueue& queue, std:
                              Border border, std::optional<std::size_t> radius, const std::vector<cl::Event>* wait) {
   const std::string op = op_name(Kind::Gaussian);
   check_channels(op, channels);
-  check_border(op, border);
+  check_enum(op, "border", border);
   if (!(sigma > 0) || !std::isfinite(sigma))
     throw Error(op, "sigma", CL_INVALID_VALUE,
                 "sigma must be positive and finite (it is " + std::to_string(sigma) + ")");

@@ -46,12 +46,11 @@ void validate(Kind kind, const QueueTarget& target, const DTypeInfo& dtype, std:
   if (kind == Kind::Add) check_buffer(op, "b", *operands.second, target.context, operands.second_offset, n, dtype.size);
   check_buffer(op, output_name, *operands.output, target.context, operands.output_offset, n, dtype.size);
   // The output may be an input exactly (in place), but must not partly overlap one.
-  auto check_input = [&](const char* name, const cl::Buffer& input, std::uint64_t offset) {
-    if (input() == (*operands.output)() && offset == operands.output_offset) return;
-    check_no_overlap(op, name, input, offset, n, output_name, *operands.output, operands.output_offset, n, dtype.size);
-  };
-  check_input(first_name, *operands.first, operands.first_offset);
-  if (kind == Kind::Add) check_input("b", *operands.second, operands.second_offset);
+  check_in_place_or_disjoint(op, first_name, *operands.first, operands.first_offset, output_name, *operands.output,
+                             operands.output_offset, n, dtype.size);
+  if (kind == Kind::Add)
+    check_in_place_or_disjoint(op, "b", *operands.second, operands.second_offset, output_name, *operands.output,
+                               operands.output_offset, n, dtype.size);
 }
 
 BuildOptions build_options_for(const DTypeInfo& dtype, const Config& config) {
@@ -182,6 +181,7 @@ cl::Event run_elementwise(Kind kind, const Config* explicit_config, cl::CommandQ
   if (n == 0) return cl::Event();
   const auto target = queue_target(op_name(kind), queue);
   validate(kind, target, dtype_of<T>(), n, operands);
+  check_wait_list(op_name(kind), wait, target.context);
   Config config;
   if (explicit_config != nullptr) {
     config = *explicit_config;

@@ -967,9 +967,14 @@ Call parse_shape(const std::string& text) {
 template <typename T>
 cl::Event run_gemm(const Config* explicit_config, cl::CommandQueue& queue, const Call& call, T alpha, T beta,
                    const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
+  // Checked even when there is nothing to do: an out-of-range enumerator is never a valid call.
+  check_enum(kOp, "layout", call.layout);
+  check_enum(kOp, "trans_a", call.trans_a);
+  check_enum(kOp, "trans_b", call.trans_b);
   if (call.m == 0 || call.n == 0) return cl::Event();
   const auto target = queue_target(kOp, queue);
   validate<T>(target, call);
+  check_wait_list(kOp, wait, target.context);
   Config config;
   const std::string bucket = classify(row_major(call));
   if (explicit_config != nullptr) {

@@ -46,7 +46,6 @@ constexpr std::uint64_t kMinimumWorkspaceBytes = 64 * 1024;
 
 const ReduceOp kAllOps[] = {ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max, ReduceOp::ArgMin, ReduceOp::ArgMax};
 
-bool is_known(ReduceOp op) { return std::find(std::begin(kAllOps), std::end(kAllOps), op) != std::end(kAllOps); }
 bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMin || op == ReduceOp::ArgMax; }
 
 // REDUCE_OP in kernels/reduce.cl.
@@ -70,8 +69,7 @@ int op_code(ReduceOp op) {
 void validate_input(const std::string& name, const QueueTarget& target, const DTypeInfo& dtype, ReduceOp op,
                     std::uint64_t n, const cl::Buffer& x, std::uint64_t x_offset) {
   check_dtype_supported(name, dtype, *target.info);
-  if (!is_known(op))
-    throw Error(name, "op", CL_INVALID_VALUE, "unknown ReduceOp (" + std::to_string(static_cast<int>(op)) + ")");
+  check_enum(name, "op", op);
   if (n == 0 && op != ReduceOp::Sum)
     throw Error(name, "n", CL_INVALID_VALUE,
                 std::string("the ") + to_string(op) + " of no elements is undefined (n = 0)");
@@ -381,6 +379,7 @@ cl::Event run_reduce(const Config* explicit_config, cl::CommandQueue& queue, Red
   const DTypeInfo& dtype = dtype_of<T>();
   validate_input(name, target, dtype, op, n, x, x_offset);
   validate_result(name, target, dtype, op, n, x, x_offset, result, result_offset);
+  check_wait_list(name, wait, target.context);
   if (n == 0) {
     // The sum of nothing is 0: written, so the result never keeps stale data.
     cl::Event event;
@@ -401,11 +400,13 @@ template <typename T, typename Out>
 Out run_reduce_to_host(const std::string& name, bool wants_index, cl::CommandQueue& queue, ReduceOp op, std::uint64_t n,
                        const cl::Buffer& x, std::uint64_t x_offset, const std::vector<cl::Event>* wait) {
   const auto target = queue_target(name, queue);
-  if (is_known(op) && is_arg(op) != wants_index)
+  check_enum(name, "op", op);
+  if (is_arg(op) != wants_index)
     throw Error(name, "op", CL_INVALID_VALUE,
                 std::string("ReduceOp ") + to_string(op) +
                     (is_arg(op) ? " gives an index: use reduce_index" : " gives a value: use reduce_value"));
   validate_input(name, target, dtype_of<T>(), op, n, x, x_offset);
+  check_wait_list(name, wait, target.context);
   if (n == 0) return Out(0);
   const Config config = choose_config<T>(name, nullptr, target, op, n);
   Out out{};

@@ -253,6 +253,7 @@ cl::Event run_transpose(const Config* explicit_config, cl::CommandQueue& queue, 
   const auto target = queue_target(kOp, queue);
   const DTypeInfo& dtype = dtype_of<T>();
   validate(target, dtype, m);
+  check_wait_list(kOp, wait, target.context);
   Config config;
   if (explicit_config != nullptr) {
     config = *explicit_config;

@@ -9,6 +9,7 @@
 #include "ops/color.hpp"
 #include "reference/image_reference.hpp"
 #include "support/fixture.hpp"
+#include "support/guarded_buffer.hpp"
 #include "tilecl/color.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/tuning.hpp"
@@ -68,16 +69,18 @@ void check_gray(const Config* config, std::size_t width, std::size_t height, Ima
       auto fill = test::random_engine("fill" + std::to_string(pass));
       initial = test::random_vector<T>(dst_size, fill, 0, 255);
     }
-    cl::Buffer dst_buffer = test::to_device(initial);
+    test::GuardedBuffer<T> dst_buffer(initial);
+    const std::size_t dst_at = dst_buffer.offset() + p.dst_offset;
     if (config)
       detail::rgb_to_gray_with<T>(*config, device().queue, width, height, src_buffer, p.src_offset, p.src_pitch,
-                                  dst_buffer, p.dst_offset, p.dst_pitch, weights)
+                                  dst_buffer.buffer(), dst_at, p.dst_pitch, weights)
           .wait();
     else
-      rgb_to_gray<T>(device().queue, width, height, src_buffer, p.src_offset, p.src_pitch, dst_buffer, p.dst_offset,
+      rgb_to_gray<T>(device().queue, width, height, src_buffer, p.src_offset, p.src_pitch, dst_buffer.buffer(), dst_at,
                      p.dst_pitch, weights)
           .wait();
-    const auto got = test::from_device<T>(dst_buffer, dst_size);
+    dst_buffer.check_guards("gray dst");
+    const auto got = dst_buffer.read();
     std::size_t bad = 0;
     for (std::size_t i = 0; i < dst_size; ++i) {
       bool ok;
@@ -179,11 +182,14 @@ TEST_SUITE("ops.color") {
     // (0, 200, 0) -> -100 saturates at 0; 0.5 * 3 = 1.5 rounds to 2 and 0.5 * 5 = 2.5 to 2 (ties to even).
     std::vector<std::uint8_t> src{100, 100, 100, 255, 0, 255, 0, 200, 0, 3, 0, 0, 5, 0, 0};
     cl::Buffer src_buffer = test::to_device(src);
-    cl::Buffer dst_buffer(device().context, CL_MEM_READ_WRITE, 5);
-    rgb_to_gray<std::uint8_t>(device().queue, 5, 1, src_buffer, 0, 15, dst_buffer, 0, 5).wait();
-    CHECK(test::from_device<std::uint8_t>(dst_buffer, 1)[0] == 100);
-    rgb_to_gray<std::uint8_t>(device().queue, 5, 1, src_buffer, 0, 15, dst_buffer, 0, 5, {0.5f, -0.5f, 1.2f}).wait();
-    CHECK(test::from_device<std::uint8_t>(dst_buffer, 5) == std::vector<std::uint8_t>{120, 255, 0, 2, 2});
+    test::GuardedBuffer<std::uint8_t> dst(5);
+    rgb_to_gray<std::uint8_t>(device().queue, 5, 1, src_buffer, 0, 15, dst.buffer(), dst.offset(), 5).wait();
+    CHECK(dst.read()[0] == 100);
+    rgb_to_gray<std::uint8_t>(device().queue, 5, 1, src_buffer, 0, 15, dst.buffer(), dst.offset(), 5,
+                              {0.5f, -0.5f, 1.2f})
+        .wait();
+    CHECK(dst.read() == std::vector<std::uint8_t>{120, 255, 0, 2, 2});
+    dst.check_guards("gray of five pixels");
   }
 
   TEST_CASE("color: every byte setting rounds exact ties to even and saturates, in whole chunks and tails alike") {
@@ -197,16 +203,17 @@ TEST_SUITE("ops.color") {
       src[3 * i + 2] = static_cast<std::uint8_t>(i % 241);
     }
     cl::Buffer src_buffer = test::to_device(src);
-    cl::Buffer dst_buffer(device().context, CL_MEM_READ_WRITE, width * height);
+    test::GuardedBuffer<std::uint8_t> dst_buffer(width * height);
     for (const auto& setting : settings_to_sweep()) {
       if (!setting.bytes) continue;
       CAPTURE(setting.config.to_string());
       for (float w : {0.5f, 1.5f, -0.5f}) {
         CAPTURE(w);
         detail::rgb_to_gray_with<std::uint8_t>(setting.config, device().queue, width, height, src_buffer, 0, 3 * width,
-                                               dst_buffer, 0, width, {w, 0.0f, 0.0f})
+                                               dst_buffer.buffer(), dst_buffer.offset(), width, {w, 0.0f, 0.0f})
             .wait();
-        const auto got = test::from_device<std::uint8_t>(dst_buffer, width * height);
+        dst_buffer.check_guards("gray of ties");
+        const auto got = dst_buffer.read();
         std::size_t bad = 0;
         for (std::size_t i = 0; i < width * height; ++i) {
           const std::uint8_t want = reference::round_saturate_u8(static_cast<double>(w) * src[3 * i]);
@@ -228,10 +235,11 @@ TEST_SUITE("ops.color") {
     // replacement's.
     const std::vector<float> old_image(3 * 64 * 4, 1.0f), new_image(3 * 64 * 4, 2.0f);
     cl::Buffer src = test::to_device(old_image);
-    cl::Buffer dst(device().context, CL_MEM_READ_WRITE, 64 * 4 * sizeof(float));
+    test::GuardedBuffer<float> dst(64 * 4);
     cl::UserEvent gate(device().context);
     const std::vector<cl::Event> wait{gate};
-    cl::Event done = rgb_to_gray<float>(device().queue, 64, 4, src, 0, 192, dst, 0, 64, GrayWeights(), &wait);
+    cl::Event done =
+        rgb_to_gray<float>(device().queue, 64, 4, src, 0, 192, dst.buffer(), dst.offset(), 64, GrayWeights(), &wait);
     device().queue.flush();
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     CHECK(done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
@@ -239,7 +247,8 @@ TEST_SUITE("ops.color") {
     other.enqueueWriteBuffer(src, CL_TRUE, 0, new_image.size() * sizeof(float), new_image.data());
     gate.setStatus(CL_COMPLETE);
     done.wait();
-    for (float value : test::from_device<float>(dst, 256)) CHECK(value == doctest::Approx(2.0f));
+    for (float value : dst.read()) CHECK(value == doctest::Approx(2.0f));
+    dst.check_guards("gray after the gate");
   }
 
   TEST_CASE("color: bad arguments raise tilecl::Error naming the argument") {

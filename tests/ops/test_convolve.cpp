@@ -10,6 +10,7 @@
 #include "ops/convolve.hpp"
 #include "reference/image_reference.hpp"
 #include "support/fixture.hpp"
+#include "support/guarded_buffer.hpp"
 #include "tilecl/convolve.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/tuning.hpp"
@@ -177,7 +178,9 @@ void check_filter(const Config* config, const Filter& f, std::size_t width, std:
       auto fill = test::random_engine("fill" + std::to_string(pass));
       initial = test::random_vector<T>(dst_size, fill, 0, 255);
     }
-    cl::Buffer dst_buffer = test::to_device(initial);
+    test::GuardedBuffer<T> guarded_dst(initial);
+    cl::Buffer& dst_buffer = guarded_dst.buffer();
+    const std::size_t dst_at = guarded_dst.offset() + p.dst_offset;
     auto& q = device().queue;
     const std::optional<std::size_t> radius =
         f.default_radius ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(f.radius_x));
@@ -185,37 +188,37 @@ void check_filter(const Config* config, const Filter& f, std::size_t width, std:
     switch (f.op) {
       case Op::Convolve2d:
         done = config ? detail::convolve2d_with<T>(*config, q, width, height, c, src_buffer, p.src_offset, p.src_pitch,
-                                                   dst_buffer, p.dst_offset, p.dst_pitch, first_taps, taps_offset, kw,
-                                                   kh, f.border)
-                      : convolve2d<T>(q, width, height, c, src_buffer, p.src_offset, p.src_pitch, dst_buffer,
-                                      p.dst_offset, p.dst_pitch, first_taps, taps_offset, kw, kh, f.border);
+                                                   dst_buffer, dst_at, p.dst_pitch, first_taps, taps_offset, kw, kh,
+                                                   f.border)
+                      : convolve2d<T>(q, width, height, c, src_buffer, p.src_offset, p.src_pitch, dst_buffer, dst_at,
+                                      p.dst_pitch, first_taps, taps_offset, kw, kh, f.border);
         break;
       case Op::Separable:
         done = config ? detail::separable_filter_with<T>(*config, q, width, height, c, src_buffer, p.src_offset,
-                                                         p.src_pitch, dst_buffer, p.dst_offset, p.dst_pitch, first_taps,
+                                                         p.src_pitch, dst_buffer, dst_at, p.dst_pitch, first_taps,
                                                          taps_offset, kw, second_taps, taps_offset + 1, kh, f.border)
                       : separable_filter<T>(q, width, height, c, src_buffer, p.src_offset, p.src_pitch, dst_buffer,
-                                            p.dst_offset, p.dst_pitch, first_taps, taps_offset, kw, second_taps,
+                                            dst_at, p.dst_pitch, first_taps, taps_offset, kw, second_taps,
                                             taps_offset + 1, kh, f.border);
         break;
       case Op::Box:
-        done = config
-                   ? detail::box_blur_with<T>(*config, q, width, height, c, src_buffer, p.src_offset, p.src_pitch,
-                                              dst_buffer, p.dst_offset, p.dst_pitch, f.radius_x, f.radius_y, f.border)
-                   : box_blur<T>(q, width, height, c, src_buffer, p.src_offset, p.src_pitch, dst_buffer, p.dst_offset,
-                                 p.dst_pitch, f.radius_x, f.radius_y, f.border);
+        done = config ? detail::box_blur_with<T>(*config, q, width, height, c, src_buffer, p.src_offset, p.src_pitch,
+                                                 dst_buffer, dst_at, p.dst_pitch, f.radius_x, f.radius_y, f.border)
+                      : box_blur<T>(q, width, height, c, src_buffer, p.src_offset, p.src_pitch, dst_buffer, dst_at,
+                                    p.dst_pitch, f.radius_x, f.radius_y, f.border);
         break;
       case Op::Gaussian:
         done = config
                    ? detail::gaussian_blur_with<T>(*config, q, width, height, c, src_buffer, p.src_offset, p.src_pitch,
-                                                   dst_buffer, p.dst_offset, p.dst_pitch, f.sigma, f.border, radius)
-                   : gaussian_blur<T>(q, width, height, c, src_buffer, p.src_offset, p.src_pitch, dst_buffer,
-                                      p.dst_offset, p.dst_pitch, f.sigma, f.border, radius);
+                                                   dst_buffer, dst_at, p.dst_pitch, f.sigma, f.border, radius)
+                   : gaussian_blur<T>(q, width, height, c, src_buffer, p.src_offset, p.src_pitch, dst_buffer, dst_at,
+                                      p.dst_pitch, f.sigma, f.border, radius);
         break;
     }
     REQUIRE(done() != nullptr);
     done.wait();
-    const auto got = test::from_device<T>(dst_buffer, dst_size);
+    guarded_dst.check_guards("filter dst");
+    const auto got = guarded_dst.read();
     std::size_t bad = 0;
     for (std::size_t i = 0; i < dst_size; ++i) {
       const bool inside =
@@ -365,7 +368,9 @@ TEST_SUITE("ops.convolve") {
     std::vector<std::uint8_t> src(width * height);
     for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>((i * 7 + i / width) % 256);
     cl::Buffer src_buffer = test::to_device(src);
-    cl::Buffer dst_buffer(device().context, CL_MEM_READ_WRITE, src.size());
+    test::GuardedBuffer<std::uint8_t> dst(src.size());
+    cl::Buffer& dst_buffer = dst.buffer();
+    const std::size_t at = dst.offset();
     auto& q = device().queue;
     for (float t : {0.5f, 1.5f, -0.5f}) {
       CAPTURE(t);
@@ -385,14 +390,15 @@ TEST_SUITE("ops.convolve") {
         for (const auto& [config, separable] : runs) {
           CAPTURE(config.to_string());
           if (separable)
-            detail::separable_filter_with<std::uint8_t>(config, q, width, height, 1, src_buffer, 0, width, dst_buffer, 0,
-                                                        width, unit_buffer, 0, 1, column_buffer, 0, 3, Border::Zero)
+            detail::separable_filter_with<std::uint8_t>(config, q, width, height, 1, src_buffer, 0, width, dst_buffer,
+                                                        at, width, unit_buffer, 0, 1, column_buffer, 0, 3, Border::Zero)
                 .wait();
           else
-            detail::convolve2d_with<std::uint8_t>(config, q, width, height, 1, src_buffer, 0, width, dst_buffer, 0,
+            detail::convolve2d_with<std::uint8_t>(config, q, width, height, 1, src_buffer, 0, width, dst_buffer, at,
                                                   width, one_buffer, 0, 1, 1, Border::Zero)
                 .wait();
-          const auto got = test::from_device<std::uint8_t>(dst_buffer, src.size());
+          dst.check_guards("rounded dst");
+          const auto got = dst.read();
           std::size_t bad = 0;
           for (std::size_t i = 0; i < src.size(); ++i) {
             const std::uint8_t want = reference::round_saturate_u8(static_cast<double>(t) * src[i]);
@@ -463,14 +469,16 @@ TEST_SUITE("ops.convolve") {
     const std::vector<float> old_taps{0, 0, 0, 0, 1.0f, 0, 0, 0}, new_taps{0, 0, 0, 0, 0.5f, 0.5f, 0.5f, 0};
     auto run = [&](const Config* config) {
       cl::Buffer src = test::to_device(old_image), taps = test::to_device(old_taps);
-      cl::Buffer dst(device().context, CL_MEM_READ_WRITE, old_image.size() * sizeof(float));
+      test::GuardedBuffer<float> guarded(old_image.size());
+      cl::Buffer& dst = guarded.buffer();
+      const std::size_t at = guarded.offset();
       cl::UserEvent gate(device().context);
       const std::vector<cl::Event> wait{gate};
       auto& q = device().queue;
       cl::Event done = config
-                           ? detail::separable_filter_with<float>(*config, q, width, height, 1, src, 0, width, dst, 0,
+                           ? detail::separable_filter_with<float>(*config, q, width, height, 1, src, 0, width, dst, at,
                                                                   width, taps, 4, 3, taps, 4, 3, Border::Clamp, &wait)
-                           : separable_filter<float>(q, width, height, 1, src, 0, width, dst, 0, width, taps, 4, 3,
+                           : separable_filter<float>(q, width, height, 1, src, 0, width, dst, at, width, taps, 4, 3,
                                                      taps, 4, 3, Border::Clamp, &wait);
       q.flush();
       std::this_thread::sleep_for(std::chrono::milliseconds(30));
@@ -481,7 +489,8 @@ TEST_SUITE("ops.convolve") {
       gate.setStatus(CL_COMPLETE);
       done.wait();
       // New taps (1.5 x 1.5) over the new image of 3: 6.75 everywhere (old taps 3, old image 4.5, both old 2).
-      for (float value : test::from_device<float>(dst, old_image.size())) CHECK(value == doctest::Approx(6.75f));
+      for (float value : guarded.read()) CHECK(value == doctest::Approx(6.75f));
+      guarded.check_guards("dst after the gate");
     };
     run(nullptr);
     const Config two_pass = with_group({"two_pass", {{"VEC", 4}}}, 8, 2);
@@ -500,16 +509,17 @@ TEST_SUITE("ops.convolve") {
     const std::vector<float> taps{0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
     cl::Buffer taps_buffer = test::to_device(taps);
     std::vector<std::vector<float>> sources;
-    std::vector<cl::Buffer> inputs, outputs;
+    std::vector<cl::Buffer> inputs;
+    std::vector<test::GuardedBuffer<float>> outputs;
     std::vector<cl::Event> done;
     const std::vector<std::pair<std::size_t, std::size_t>> sizes{{200, 150}, {37, 300}, {311, 17}};
     for (auto [width, height] : sizes) {
       sources.push_back(test::random_vector<float>(width * height, random));
       inputs.push_back(test::to_device(sources.back()));
-      outputs.emplace_back(device().context, CL_MEM_READ_WRITE, width * height * sizeof(float));
+      outputs.emplace_back(width * height);
       done.push_back(detail::separable_filter_with<float>(two_pass, out_of_order, width, height, 1, inputs.back(), 0,
-                                                          width, outputs.back(), 0, width, taps_buffer, 0, 5,
-                                                          taps_buffer, 0, 5, Border::Mirror));
+                                                          width, outputs.back().buffer(), outputs.back().offset(),
+                                                          width, taps_buffer, 0, 5, taps_buffer, 0, 5, Border::Mirror));
     }
     cl::Event::waitForEvents(done);
     for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -517,8 +527,8 @@ TEST_SUITE("ops.convolve") {
       const auto exact =
           reference::separable_filter(sources[i].data(), static_cast<long>(width), static_cast<long>(height), 1,
                                       static_cast<long>(width), taps, taps, reference::Border::Mirror);
-      test::check_all_close(test::from_device<float>(outputs[i], width * height), exact, 1e-5,
-                            "call " + std::to_string(i));
+      test::check_all_close(outputs[i].read(), exact, 1e-5, "call " + std::to_string(i));
+      outputs[i].check_guards("call " + std::to_string(i));
     }
   }
 

@@ -3,6 +3,7 @@
 #include "checks.hpp"
 #include "ops/elementwise.hpp"
 #include "support/fixture.hpp"
+#include "support/guarded_buffer.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
 
@@ -39,15 +40,18 @@ void check_axpy(const Config* config, std::size_t n, std::size_t x_offset, std::
   const T alpha = static_cast<T>(-1.375);
   auto x = test::random_vector<T>(x_offset + n + kGuard, random);
   auto y = test::random_vector<T>(y_offset + n + kGuard, random);
-  cl::Buffer x_buffer = test::to_device(x), y_buffer = test::to_device(y);
+  cl::Buffer x_buffer = test::to_device(x);
+  test::GuardedBuffer<T> y_out(y);
+  const std::size_t y_at = y_out.offset() + y_offset;
   if (config)
-    detail::axpy_with<T>(*config, device().queue, n, alpha, x_buffer, x_offset, y_buffer, y_offset).wait();
+    detail::axpy_with<T>(*config, device().queue, n, alpha, x_buffer, x_offset, y_out.buffer(), y_at).wait();
   else
-    axpy<T>(device().queue, n, alpha, x_buffer, x_offset, y_buffer, y_offset).wait();
+    axpy<T>(device().queue, n, alpha, x_buffer, x_offset, y_out.buffer(), y_at).wait();
   std::vector<double> want(y.begin(), y.end());  // outside [y_offset, y_offset + n): untouched
   for (std::size_t i = 0; i < n; ++i)
     want[y_offset + i] = static_cast<double>(alpha) * x[x_offset + i] + static_cast<double>(y[y_offset + i]);
-  test::check_all_close(test::from_device<T>(y_buffer, y.size()), want, tolerance<T>(), "axpy");
+  test::check_all_close(y_out.read(), want, tolerance<T>(), "axpy");
+  y_out.check_guards("axpy y");
   // x is read only.
   test::check_all_close(test::from_device<T>(x_buffer, x.size()), std::vector<double>(x.begin(), x.end()), 0, "x");
 }
@@ -57,14 +61,16 @@ void check_vector_add(const Config* config, std::size_t n, std::size_t offset) {
   auto random = test::random_engine("add" + std::to_string(n));
   auto a = test::random_vector<T>(offset + n + kGuard, random);
   auto b = test::random_vector<T>(n + kGuard, random);
-  std::vector<T> c(offset + 2 + n + kGuard, test::poison<T>());
-  cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b), c_buffer = test::to_device(c);
+  test::GuardedBuffer<T> c(offset + 2 + n + kGuard);
+  cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b);
   const std::size_t c_offset = offset + 2;
+  const std::size_t c_at = c.offset() + c_offset;
   if (config)
-    detail::vector_add_with<T>(*config, device().queue, n, a_buffer, offset, b_buffer, 0, c_buffer, c_offset).wait();
+    detail::vector_add_with<T>(*config, device().queue, n, a_buffer, offset, b_buffer, 0, c.buffer(), c_at).wait();
   else
-    vector_add<T>(device().queue, n, a_buffer, offset, b_buffer, 0, c_buffer, c_offset).wait();
-  auto got = test::from_device<T>(c_buffer, c.size());
+    vector_add<T>(device().queue, n, a_buffer, offset, b_buffer, 0, c.buffer(), c_at).wait();
+  c.check_guards("vector_add c");
+  auto got = c.read();
   std::vector<double> want(c.size(), std::numeric_limits<double>::quiet_NaN());  // guards keep their poison
   for (std::size_t i = 0; i < n; ++i) want[c_offset + i] = static_cast<double>(a[offset + i]) + b[i];
   if constexpr (std::is_floating_point_v<T>) test::check_all_close(got, want, tolerance<T>(), "vector_add");
@@ -126,11 +132,15 @@ TEST_SUITE("ops.elementwise") {
     auto random = test::random_engine("inplace");
     auto a = test::random_vector<float>(1000, random);
     auto b = test::random_vector<float>(1000, random);
-    cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b);
-    vector_add<float>(device().queue, 1000, a_buffer, 0, b_buffer, 0, a_buffer, 0).wait();
+    test::GuardedBuffer<float> a_buffer(a);
+    cl::Buffer b_buffer = test::to_device(b);
+    vector_add<float>(device().queue, 1000, a_buffer.buffer(), a_buffer.offset(), b_buffer, 0, a_buffer.buffer(),
+                      a_buffer.offset())
+        .wait();
     std::vector<double> want(1000);
     for (int i = 0; i < 1000; ++i) want[i] = static_cast<double>(a[i]) + b[i];
-    test::check_all_close(test::from_device<float>(a_buffer, 1000), want, 1e-6, "a += b");
+    test::check_all_close(a_buffer.read(), want, 1e-6, "a += b");
+    a_buffer.check_guards("a += b");
   }
 
   TEST_CASE("elementwise: bad arguments raise tilecl::Error naming the argument") {

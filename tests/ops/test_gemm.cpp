@@ -12,6 +12,7 @@
 #include "program_cache.hpp"
 #include "reference/gemm_reference.hpp"
 #include "support/fixture.hpp"
+#include "support/guarded_buffer.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
 #include "tilecl/tuning.hpp"
@@ -109,18 +110,21 @@ void check_gemm(const Config* config, const Problem& p) {
                     p.beta, want.data() + p.c_offset, ldc, &magnitude);
   }
 
-  cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b), c_buffer = test::to_device(c_start);
+  cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b);
+  test::GuardedBuffer<T> c_buffer(c_start);
+  const std::size_t c_at = c_buffer.offset() + p.c_offset;
   const T alpha = static_cast<T>(p.alpha), beta = static_cast<T>(p.beta);
   cl::Event done;
   if (config != nullptr)
     done = detail::gemm_with<T>(*config, device().queue, p.layout, p.trans_a, p.trans_b, p.m, p.n, p.k, alpha, a_buffer,
-                                p.a_offset, lda, b_buffer, p.b_offset, ldb, beta, c_buffer, p.c_offset, ldc);
+                                p.a_offset, lda, b_buffer, p.b_offset, ldb, beta, c_buffer.buffer(), c_at, ldc);
   else
     done = gemm<T>(device().queue, p.layout, p.trans_a, p.trans_b, p.m, p.n, p.k, alpha, a_buffer, p.a_offset, lda,
-                   b_buffer, p.b_offset, ldb, beta, c_buffer, p.c_offset, ldc);
+                   b_buffer, p.b_offset, ldb, beta, c_buffer.buffer(), c_at, ldc);
   REQUIRE(done() != nullptr);
   done.wait();
-  const auto got = test::from_device<T>(c_buffer, c.size());
+  const auto got = c_buffer.read();
+  c_buffer.check_guards("C");
 
   std::vector<bool> in_c(c.size(), false);
   for (std::size_t r = 0; r < p.m; ++r)
@@ -604,48 +608,49 @@ TEST_SUITE("ops.gemm") {
       }
     cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b);
     auto run = [&](cl::CommandQueue& queue, int copies) {
-      std::vector<cl::Buffer> outputs;
+      std::vector<test::GuardedBuffer<float>> outputs;
       std::vector<cl::Event> done;
       for (int i = 0; i < copies; ++i) {
-        outputs.emplace_back(device().context, CL_MEM_READ_WRITE, m * n * sizeof(float));
+        outputs.emplace_back(m * n);
         done.push_back(detail::gemm_with<float>(config, queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k,
-                                                1.0f, a_buffer, 1, k, b_buffer, 1, n, 0.0f, outputs.back(), 0, n));
+                                                1.0f, a_buffer, 1, k, b_buffer, 1, n, 0.0f, outputs.back().buffer(),
+                                                outputs.back().offset(), n));
       }
       cl::Event::waitForEvents(done);
-      for (auto& output : outputs) test::check_all_close(test::from_device<float>(output, m * n), want, 1e-4, "C");
+      for (auto& output : outputs) {
+        test::check_all_close(output.read(), want, 1e-4, "C");
+        output.check_guards("C");
+      }
     };
     if (out_of_order() != nullptr) run(out_of_order, 4);
     std::vector<std::thread> threads;
     std::vector<cl::CommandQueue> queues;
     for (int t = 0; t < 3; ++t) queues.emplace_back(device().context, device().device);
     std::vector<std::string> errors(3);
+    // Allocated here, checked (values and guards) here after the threads: doctest's checks stay on this thread.
+    std::vector<std::vector<test::GuardedBuffer<float>>> outputs(3);
+    for (auto& per_thread : outputs)
+      for (int i = 0; i < 3; ++i) per_thread.emplace_back(m * n);
     for (int t = 0; t < 3; ++t)
       threads.emplace_back([&, t] {
         try {
-          std::vector<cl::Buffer> outputs;
           std::vector<cl::Event> done;
-          for (int i = 0; i < 3; ++i) {
-            outputs.emplace_back(device().context, CL_MEM_READ_WRITE, m * n * sizeof(float));
+          for (auto& output : outputs[t])
             done.push_back(detail::gemm_with<float>(config, queues[t], Layout::RowMajor, Transpose::No, Transpose::No,
-                                                    m, n, k, 1.0f, a_buffer, 1, k, b_buffer, 1, n, 0.0f, outputs.back(),
-                                                    0, n));
-          }
+                                                    m, n, k, 1.0f, a_buffer, 1, k, b_buffer, 1, n, 0.0f,
+                                                    output.buffer(), output.offset(), n));
           cl::Event::waitForEvents(done);
-          for (auto& output : outputs) {
-            std::vector<float> got(m * n);
-            queues[t].enqueueReadBuffer(output, CL_TRUE, 0, got.size() * sizeof(float), got.data());
-            for (std::size_t i = 0; i < got.size(); ++i)
-              if (!(std::abs(got[i] - want[i]) <= 1e-4 * std::max(1.0, std::abs(want[i])))) {
-                errors[t] = "element " + std::to_string(i) + " differs";
-                break;
-              }
-          }
         } catch (const std::exception& error) {
           errors[t] = error.what();
         }
       });
     for (auto& thread : threads) thread.join();
     for (const auto& error : errors) CHECK(error == "");
+    for (auto& per_thread : outputs)
+      for (auto& output : per_thread) {
+        test::check_all_close(output.read(), want, 1e-4, "C of a thread");
+        output.check_guards("C of a thread");
+      }
   }
 
   TEST_CASE("gemm: the wait list holds the first launch back (packing, split K and reduction; and k = 0's scaling)") {
@@ -656,17 +661,17 @@ TEST_SUITE("ops.gemm") {
                after = test::random_vector<float>(1 + m * k, random);
     const auto b = test::random_vector<float>(k * n, random);
     cl::Buffer a_buffer = test::to_device(before), b_buffer = test::to_device(b);
-    cl::Buffer c_buffer(device().context, CL_MEM_READ_WRITE, m * n * sizeof(float));
-    std::vector<float> ones(m * n, 1.0f);
-    cl::Buffer scaled = test::to_device(ones);
+    test::GuardedBuffer<float> c_buffer(m * n);
+    test::GuardedBuffer<float> scaled(std::vector<float>(m * n, 1.0f));
     cl::UserEvent gate(device().context);
     const std::vector<cl::Event> wait{gate};
     // a_offset 1 breaks VEC alignment: pack A, pack B (K padded), split K into slices, reduce.
-    cl::Event done =
-        detail::gemm_with<float>(regblock_small(4), device().queue, Layout::RowMajor, Transpose::No, Transpose::No, m,
-                                 n, k, 1.0f, a_buffer, 1, k, b_buffer, 0, n, 0.0f, c_buffer, 0, n, &wait);
-    cl::Event scale_done = gemm<float>(device().queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, 0, 1.0f,
-                                       a_buffer, 0, 1, b_buffer, 0, n, 3.0f, scaled, 0, n, &wait);
+    cl::Event done = detail::gemm_with<float>(regblock_small(4), device().queue, Layout::RowMajor, Transpose::No,
+                                              Transpose::No, m, n, k, 1.0f, a_buffer, 1, k, b_buffer, 0, n, 0.0f,
+                                              c_buffer.buffer(), c_buffer.offset(), n, &wait);
+    cl::Event scale_done =
+        gemm<float>(device().queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, 0, 1.0f, a_buffer, 0, 1,
+                    b_buffer, 0, n, 3.0f, scaled.buffer(), scaled.offset(), n, &wait);
     device().queue.flush();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     CHECK(done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
@@ -683,8 +688,10 @@ TEST_SUITE("ops.gemm") {
         for (std::size_t p = 0; p < k; ++p) sum += static_cast<double>(after[1 + i * k + p]) * b[p * n + j];
         want[i * n + j] = sum;
       }
-    test::check_all_close(test::from_device<float>(c_buffer, m * n), want, 1e-4, "C after the gate");
-    test::check_all_close(test::from_device<float>(scaled, m * n), std::vector<double>(m * n, 3.0), 0, "3 C");
+    test::check_all_close(c_buffer.read(), want, 1e-4, "C after the gate");
+    test::check_all_close(scaled.read(), std::vector<double>(m * n, 3.0), 0, "3 C");
+    c_buffer.check_guards("C after the gate");
+    scaled.check_guards("3 C");
   }
 
   TEST_CASE("gemm: the tuning subject verifies candidates and rejects a kernel that computes a wrong result") {

@@ -11,6 +11,7 @@
 #include "ops/reduce.hpp"
 #include "reference/reduce_reference.hpp"
 #include "support/fixture.hpp"
+#include "support/guarded_buffer.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/reduce.hpp"
 #include "tilecl/tuning.hpp"
@@ -24,7 +25,6 @@ using tilecl::test::device;
 namespace {
 
 constexpr ReduceOp kOps[] = {ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max, ReduceOp::ArgMin, ReduceOp::ArgMax};
-constexpr std::size_t kResultGuard = 3;
 
 bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMin || op == ReduceOp::ArgMax; }
 
@@ -102,36 +102,26 @@ double expected(ReduceOp op, const T* x, std::size_t n) {
   return 0;
 }
 
-// Runs one reduction into a poisoned result with guards on both sides and returns the result (widened);
-// checks that the guards are untouched.
+// Runs one reduction into a poisoned result between guard regions and returns the result (widened); checks
+// that the guards are untouched.
+template <typename T, typename Result>
+double reduce_into_guarded(const Config* config, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
+                           cl::CommandQueue& q) {
+  test::GuardedBuffer<Result> result(1);
+  cl::Event event = config ? detail::reduce_with<T>(*config, q, op, n, x, x_offset, result.buffer(), result.offset())
+                           : reduce<T>(q, op, n, x, x_offset, result.buffer(), result.offset());
+  REQUIRE(event() != nullptr);
+  event.wait();
+  result.check_guards(std::string("reduce result (") + to_string(op) + ")");
+  return static_cast<double>(result.read()[0]);
+}
+
 template <typename T>
 double reduce_into_poison(const Config* config, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
                           cl::CommandQueue* queue = nullptr) {
   cl::CommandQueue& q = queue ? *queue : device().queue;
-  const std::size_t result_offset = kResultGuard;
-  const std::size_t count = 2 * kResultGuard + 1;
-  if (is_arg(op)) {
-    std::vector<std::int32_t> result(count, test::poison<std::int32_t>());
-    cl::Buffer buffer = test::to_device(result);
-    cl::Event event = config ? detail::reduce_with<T>(*config, q, op, n, x, x_offset, buffer, result_offset)
-                             : reduce<T>(q, op, n, x, x_offset, buffer, result_offset);
-    REQUIRE(event() != nullptr);
-    event.wait();
-    const auto got = test::from_device<std::int32_t>(buffer, count);
-    for (std::size_t i = 0; i < count; ++i)
-      if (i != result_offset) CHECK_MESSAGE(test::is_poison(got[i]), "guard " << i << " was written");
-    return got[result_offset];
-  }
-  std::vector<T> result(count, test::poison<T>());
-  cl::Buffer buffer = test::to_device(result);
-  cl::Event event = config ? detail::reduce_with<T>(*config, q, op, n, x, x_offset, buffer, result_offset)
-                           : reduce<T>(q, op, n, x, x_offset, buffer, result_offset);
-  REQUIRE(event() != nullptr);
-  event.wait();
-  const auto got = test::from_device<T>(buffer, count);
-  for (std::size_t i = 0; i < count; ++i)
-    if (i != result_offset) CHECK_MESSAGE(test::is_poison(got[i]), "guard " << i << " was written");
-  return static_cast<double>(got[result_offset]);
+  return is_arg(op) ? reduce_into_guarded<T, std::int32_t>(config, op, n, x, x_offset, q)
+                    : reduce_into_guarded<T, T>(config, op, n, x, x_offset, q);
 }
 
 // Sums are compared within a tolerance of sum |x| (the order of additions differs from the reference's);
@@ -276,9 +266,11 @@ TEST_SUITE("ops.reduce") {
     for (const auto& setting : base_settings()) configs.push_back(setting.config);
     for (const Config& config : configs) {
       CAPTURE(config.to_string());
-      cl::Buffer result(device().context, CL_MEM_READ_WRITE, sizeof(float));
-      detail::reduce_with<float>(config, device().queue, ReduceOp::Sum, n, x, 0, result, 0).wait();
-      const float sum = test::from_device<float>(result, 1)[0];
+      test::GuardedBuffer<float> result(1);
+      detail::reduce_with<float>(config, device().queue, ReduceOp::Sum, n, x, 0, result.buffer(), result.offset())
+          .wait();
+      result.check_guards("sum");
+      const float sum = result.read()[0];
       CHECK_MESSAGE(relative(sum) <= 1e-6, "relative error " << relative(sum));
     }
   }
@@ -360,20 +352,22 @@ TEST_SUITE("ops.reduce") {
   }
 
   TEST_CASE("reduce: n = 0 writes 0 for a sum; min, max, argmin and argmax of nothing are errors") {
-    std::vector<float> poisoned(4, test::poison<float>());
-    cl::Buffer result = test::to_device(poisoned);
+    test::GuardedBuffer<float> guarded(4);
+    cl::Buffer& result = guarded.buffer();
     cl::Buffer tiny(device().context, CL_MEM_READ_WRITE, 4);
-    cl::Event event = reduce<float>(device().queue, ReduceOp::Sum, 0, tiny, 0, result, 2);
+    cl::Event event = reduce<float>(device().queue, ReduceOp::Sum, 0, tiny, 0, result, guarded.offset() + 2);
     REQUIRE(event() != nullptr);
     event.wait();
-    const auto got = test::from_device<float>(result, 4);
+    const auto got = guarded.read();
     CHECK(got[2] == 0.0f);
     CHECK(std::isnan(got[1]));
     CHECK(std::isnan(got[3]));
-    std::vector<std::int32_t> int_poison(2, test::poison<std::int32_t>());
-    cl::Buffer int_result = test::to_device(int_poison);
-    reduce<std::int32_t>(device().queue, ReduceOp::Sum, 0, tiny, 0, int_result, 1).wait();
-    CHECK(test::from_device<std::int32_t>(int_result, 2)[1] == 0);
+    guarded.check_guards("sum of nothing");
+    test::GuardedBuffer<std::int32_t> int_result(2);
+    reduce<std::int32_t>(device().queue, ReduceOp::Sum, 0, tiny, 0, int_result.buffer(), int_result.offset() + 1)
+        .wait();
+    CHECK(int_result.read()[1] == 0);
+    int_result.check_guards("int32 sum of nothing");
     CHECK(reduce_value<float>(device().queue, ReduceOp::Sum, 0, tiny, 0) == 0.0f);
     for (ReduceOp op : {ReduceOp::Min, ReduceOp::Max, ReduceOp::ArgMin, ReduceOp::ArgMax}) {
       CAPTURE(to_string(op));
@@ -486,10 +480,10 @@ TEST_SUITE("ops.reduce") {
     const auto before = data_for<float>(ReduceOp::ArgMax, n, random);
     const auto after = data_for<float>(ReduceOp::ArgMax, n, random);
     cl::Buffer x = test::to_device(before);
-    cl::Buffer result(device().context, CL_MEM_READ_WRITE, sizeof(std::int32_t));
+    test::GuardedBuffer<std::int32_t> result(1);
     cl::UserEvent gate(device().context);
     const std::vector<cl::Event> wait{gate};
-    cl::Event done = reduce<float>(device().queue, ReduceOp::ArgMax, n, x, 0, result, 0, &wait);
+    cl::Event done = reduce<float>(device().queue, ReduceOp::ArgMax, n, x, 0, result.buffer(), result.offset(), &wait);
     // Submitted and given time to run: it must still be waiting for the gate.
     device().queue.flush();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -498,20 +492,20 @@ TEST_SUITE("ops.reduce") {
     other.enqueueWriteBuffer(x, CL_TRUE, 0, n * sizeof(float), after.data());
     gate.setStatus(CL_COMPLETE);
     done.wait();
-    CHECK(test::from_device<std::int32_t>(result, 1)[0] ==
-          static_cast<std::int32_t>(reference::argmax(after.data(), n)));
+    CHECK(result.read()[0] == static_cast<std::int32_t>(reference::argmax(after.data(), n)));
+    result.check_guards("argmax after the gate");
     // n = 0: the fill waits too.
-    std::vector<float> poisoned(1, test::poison<float>());
-    cl::Buffer sum = test::to_device(poisoned);
+    test::GuardedBuffer<float> sum(1);
     cl::UserEvent second(device().context);
     const std::vector<cl::Event> second_wait{second};
-    cl::Event fill = reduce<float>(device().queue, ReduceOp::Sum, 0, x, 0, sum, 0, &second_wait);
+    cl::Event fill = reduce<float>(device().queue, ReduceOp::Sum, 0, x, 0, sum.buffer(), sum.offset(), &second_wait);
     device().queue.flush();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     CHECK(fill.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
     second.setStatus(CL_COMPLETE);
     fill.wait();
-    CHECK(test::from_device<float>(sum, 1)[0] == 0.0f);
+    CHECK(sum.read()[0] == 0.0f);
+    sum.check_guards("sum of nothing after the gate");
   }
 
   TEST_CASE(
@@ -582,16 +576,17 @@ TEST_SUITE("ops.reduce") {
         FAIL(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device().device));
       }
       cl::Buffer x = test::to_device(values), indices = test::to_device(partial_indices);
-      cl::Buffer value_out(device().context, CL_MEM_READ_WRITE, 2 * sizeof(float));
-      cl::Buffer index_out(device().context, CL_MEM_READ_WRITE, 2 * sizeof(std::int32_t));
+      test::GuardedBuffer<float> value_out(2);
+      test::GuardedBuffer<std::int32_t> index_out(2);
+      const cl_ulong value_at = value_out.offset(), index_at = index_out.offset();
       cl::Kernel vector(program, "reduce_vector");
       vector.setArg(0, static_cast<cl_int>(n - 1));
       vector.setArg(1, x);
       vector.setArg(2, cl_ulong{1});
-      vector.setArg(3, value_out);
-      vector.setArg(4, cl_ulong{0});
-      vector.setArg(5, index_out);
-      vector.setArg(6, cl_ulong{0});
+      vector.setArg(3, value_out.buffer());
+      vector.setArg(4, value_at);
+      vector.setArg(5, index_out.buffer());
+      vector.setArg(6, index_at);
       device().queue.enqueueNDRangeKernel(vector, cl::NullRange, cl::NDRange(64), cl::NDRange(64));
       cl::Kernel partials_kernel(program, "reduce_partials");
       const std::vector<cl_int> partial_args{static_cast<cl_int>(partials), static_cast<cl_int>(partials)};
@@ -601,13 +596,15 @@ TEST_SUITE("ops.reduce") {
       partials_kernel.setArg(3, cl_ulong{0});
       partials_kernel.setArg(4, indices);
       partials_kernel.setArg(5, cl_ulong{0});
-      partials_kernel.setArg(6, value_out);
-      partials_kernel.setArg(7, cl_ulong{1});
-      partials_kernel.setArg(8, index_out);
-      partials_kernel.setArg(9, cl_ulong{1});
+      partials_kernel.setArg(6, value_out.buffer());
+      partials_kernel.setArg(7, value_at + 1);
+      partials_kernel.setArg(8, index_out.buffer());
+      partials_kernel.setArg(9, index_at + 1);
       device().queue.enqueueNDRangeKernel(partials_kernel, cl::NullRange, cl::NDRange(64), cl::NDRange(64));
-      const auto got_values = test::from_device<float>(value_out, 2);
-      const auto got_indices = test::from_device<std::int32_t>(index_out, 2);
+      const auto got_values = value_out.read();
+      const auto got_indices = index_out.read();
+      value_out.check_guards("sub-group values");
+      index_out.check_guards("sub-group indices");
       const double pass_one = is_arg(op) ? static_cast<double>(got_indices[0]) : got_values[0];
       check_result<float>(op, pass_one, values.data() + 1, n - 1);
       // reduce_partials: the pairs (values[i], partials - i); ties go to the smaller carried index.

@@ -8,6 +8,7 @@
 #include "ops/transpose.hpp"
 #include "reference/transpose_reference.hpp"
 #include "support/fixture.hpp"
+#include "support/guarded_buffer.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/transpose.hpp"
 #include "tilecl/tuning.hpp"
@@ -102,19 +103,22 @@ void check_transpose(const Config* config, Shape shape, const Layout& layout) {
                 : test::random_vector<T>(layout.in_offset + rows * ld_in + kGuard, random, -2e9, 2e9);
   std::vector<T> out(layout.out_offset + cols * ld_out + kGuard);
   std::memset(out.data(), 0xA7, out.size() * sizeof(T));
-  cl::Buffer in_buffer = test::to_device(in), out_buffer = test::to_device(out);
+  cl::Buffer in_buffer = test::to_device(in);
+  test::GuardedBuffer<T> out_buffer(out);
+  const std::size_t out_at = out_buffer.offset() + layout.out_offset;
   cl::Event event;
   if (config)
     event = detail::transpose_with<T>(*config, device().queue, rows, cols, in_buffer, layout.in_offset, ld_in,
-                                      out_buffer, layout.out_offset, ld_out);
+                                      out_buffer.buffer(), out_at, ld_out);
   else
-    event = transpose<T>(device().queue, rows, cols, in_buffer, layout.in_offset, ld_in, out_buffer, layout.out_offset,
+    event = transpose<T>(device().queue, rows, cols, in_buffer, layout.in_offset, ld_in, out_buffer.buffer(), out_at,
                          ld_out);
   REQUIRE(event() != nullptr);
   event.wait();
   std::vector<T> want = out;
   reference::transpose(rows, cols, in.data() + layout.in_offset, ld_in, want.data() + layout.out_offset, ld_out);
-  const auto got = test::from_device<T>(out_buffer, out.size());
+  const auto got = out_buffer.read();
+  out_buffer.check_guards("transpose out");
   std::size_t bad = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
@@ -213,10 +217,10 @@ TEST_SUITE("ops.transpose") {
     const auto before = test::random_vector<float>(rows * cols, random, 0.5, 2.0);
     const auto after = test::random_vector<float>(rows * cols, random, 0.5, 2.0);
     cl::Buffer in = test::to_device(before);
-    cl::Buffer out(device().context, CL_MEM_READ_WRITE, rows * cols * sizeof(float));
+    test::GuardedBuffer<float> out(rows * cols);
     cl::UserEvent gate(device().context);
     const std::vector<cl::Event> wait{gate};
-    cl::Event done = transpose<float>(device().queue, rows, cols, in, 0, cols, out, 0, rows, &wait);
+    cl::Event done = transpose<float>(device().queue, rows, cols, in, 0, cols, out.buffer(), out.offset(), rows, &wait);
     // Submitted and given time to run: it must still be waiting for the gate.
     device().queue.flush();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -227,8 +231,8 @@ TEST_SUITE("ops.transpose") {
     done.wait();
     std::vector<float> want(rows * cols);
     reference::transpose(rows, cols, after.data(), cols, want.data(), rows);
-    test::check_all_close(test::from_device<float>(out, want.size()), std::vector<double>(want.begin(), want.end()), 0,
-                          "transpose after the gate");
+    test::check_all_close(out.read(), std::vector<double>(want.begin(), want.end()), 0, "transpose after the gate");
+    out.check_guards("transpose after the gate");
   }
 
   TEST_CASE("transpose: rows or cols = 0 enqueues nothing and returns a null event") {
@@ -244,16 +248,18 @@ TEST_SUITE("ops.transpose") {
     const std::size_t rows = 30, cols = 40, ld_in = 50, ld_out = 30, out_offset = 1490;
     auto random = test::random_engine("shared");
     auto values = test::random_vector<float>(out_offset + cols * ld_out, random, 0.5, 2.0);
-    cl::Buffer buffer = test::to_device(values);
-    transpose<float>(device().queue, rows, cols, buffer, 0, ld_in, buffer, out_offset, ld_out).wait();
+    test::GuardedBuffer<float> guarded(values);
+    cl::Buffer& buffer = guarded.buffer();
+    const std::size_t at = guarded.offset();
+    transpose<float>(device().queue, rows, cols, buffer, at, ld_in, buffer, at + out_offset, ld_out).wait();
     std::vector<float> want = values;
     reference::transpose(rows, cols, values.data(), ld_in, want.data() + out_offset, ld_out);
-    test::check_all_close(test::from_device<float>(buffer, want.size()), std::vector<double>(want.begin(), want.end()),
-                          0, "shared buffer");
+    test::check_all_close(guarded.read(), std::vector<double>(want.begin(), want.end()), 0, "shared buffer");
+    guarded.check_guards("shared buffer");
     // One element earlier, the last element of in is the first of out.
     expect_error(
-        [&] { transpose<float>(device().queue, rows, cols, buffer, 0, ld_in, buffer, out_offset - 1, ld_out); }, "out",
-        "CL_MEM_COPY_OVERLAP");
+        [&] { transpose<float>(device().queue, rows, cols, buffer, at, ld_in, buffer, at + out_offset - 1, ld_out); },
+        "out", "CL_MEM_COPY_OVERLAP");
   }
 
   TEST_CASE("transpose: bad arguments raise tilecl::Error naming the argument") {

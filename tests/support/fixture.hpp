@@ -1,6 +1,6 @@
 // What every test shares: the device under test (TILECL_PLATFORM / TILECL_DEVICE), a reproducible random
-// seed (TILECL_TEST_SEED; printed at start), random data that is never all zeros, poisoned buffers with
-// guard regions, and host comparison helpers.
+// seed (TILECL_TEST_SEED; printed at start), random data that is never all zeros, poison values, and host
+// comparison helpers. Outputs with guard regions on both sides: support/guarded_buffer.hpp.
 #pragma once
 
 #include <doctest/doctest.h>
