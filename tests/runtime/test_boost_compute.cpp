@@ -115,12 +115,13 @@ TEST_SUITE("runtime.boost_compute") {
       if (!reference::matches_u8(gray_want[i], gray_host[i], 1e-4)) ++bad;
     CHECK(bad == 0);
 
-    // Blurs of a 3-channel float image, in every border mode.
+    // Blurs of a 3-channel float image. Two border modes, one reading zeros and one folding indices, cover the
+    // overloads (each mode is a program of its own; ops.convolve tests all four in depth).
     const int channels = 3;
     auto src_host = test::random_vector<float>(width * channels * height, random);
     boost::compute::vector<float> src(src_host.begin(), src_host.end(), queue), dst(src_host.size(), context);
     std::vector<float> got(src_host.size());
-    for (Border border : {Border::Zero, Border::Clamp, Border::Mirror, Border::Wrap}) {
+    for (Border border : {Border::Zero, Border::Wrap}) {
       CAPTURE(to_string(border));
       const auto ref_border = static_cast<reference::Border>(static_cast<int>(border));  // same numbering
       const long w = static_cast<long>(width), h = static_cast<long>(height), pitch = w * channels;
