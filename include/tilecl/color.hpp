@@ -1,4 +1,4 @@
-// Colour conversions of row-major images.
+// Colour conversions of row-major images. Units, events, errors and thread-safety: tilecl.hpp.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -19,8 +19,10 @@ struct GrayWeights {
 //        (src_pitch >= 3 * width, in elements of T);
 //   dst: `height` rows of `width` elements, row r starting at dst[dst_offset + r * dst_pitch] (dst_pitch >= width).
 // The sum is formed in float. For std::uint8_t it is rounded to nearest (ties to even) and saturated to 0..255.
-// src and dst must not overlap (CL_MEM_COPY_OVERLAP: no conversion in place). width or height 0 enqueues
-// nothing, checks no buffer (the weights still must be finite) and returns a null event.
+// src and dst must not overlap (CL_MEM_COPY_OVERLAP: no conversion in place); pitches below the row length or
+// buffers smaller than the image raise tilecl::Error (CL_INVALID_VALUE, CL_INVALID_BUFFER_SIZE); non-finite
+// weights raise CL_INVALID_VALUE. width or height 0 enqueues nothing, checks no buffer (the weights still must
+// be finite) and returns a null event.
 template <typename T>
 cl::Event rgb_to_gray(cl::CommandQueue& queue, std::size_t width, std::size_t height, const cl::Buffer& src,
                       std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst, std::size_t dst_offset,

@@ -1,4 +1,5 @@
 // 2-D filters over row-major images: any filter (convolve2d), separable filters, box and Gaussian blurs.
+// Units, events, errors and thread-safety as for every op: tilecl.hpp.
 //
 // Conventions shared by every op here:
 // - T is std::uint8_t or float. Sums are formed in float; std::uint8_t results are rounded to nearest (ties to

@@ -1,4 +1,5 @@
 // What tilecl knows about a device: identity (for cache keys) and limits (for defaults and pruning).
+// Every function here is thread-safe.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -53,7 +54,7 @@ struct DeviceInfo {
 // Queries (once per cl_device_id, then cached; thread-safe).
 const DeviceInfo& device_info(const cl::Device& device);
 
-// The device a queue runs on.
+// The device a queue runs on (CL_QUEUE_DEVICE); throws tilecl::Error for a null or invalid queue.
 cl::Device queue_device(const cl::CommandQueue& queue);
 
 // Picks a device. `platform` and `device` are each an index or a case-insensitive substring of the name;
@@ -61,7 +62,8 @@ cl::Device queue_device(const cl::CommandQueue& queue);
 // (CL_DEVICE_NOT_FOUND) naming what is available when nothing matches.
 cl::Device select_device(const std::string& platform = "", const std::string& device = "");
 
-// "P:D" (as given to --device) split into the two selectors of select_device(); either may be empty.
+// "P:D" (as given to --device) split into the two selectors of select_device(); either may be empty
+// ("NVIDIA" alone is a platform selector, ":1" a device selector).
 std::pair<std::string, std::string> split_device_selector(const std::string& selector);
 
 }  // namespace tilecl

@@ -25,7 +25,8 @@ namespace tilecl {
 // The symbolic name of an OpenCL status code ("CL_OUT_OF_RESOURCES"), or "CL_UNKNOWN_ERROR(<n>)".
 std::string cl_error_name(cl_int status);
 
-// Base of every exception tilecl throws. what() reads
+// Base of every exception tilecl throws (the OpenCL-CLHPP cl::Error of a failing driver call is caught
+// and rethrown as a tilecl::Error with the same status). what() reads
 //   "tilecl::<op>: <argument>: <detail> [<CL_ERROR_NAME>]".
 class Error : public std::runtime_error {
  public:

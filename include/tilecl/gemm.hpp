@@ -1,4 +1,4 @@
-// General matrix multiply (BLAS level 3).
+// General matrix multiply (BLAS level 3). Units, events, errors and thread-safety: tilecl.hpp.
 #pragma once
 
 #include <CL/opencl.hpp>

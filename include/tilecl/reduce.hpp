@@ -1,4 +1,4 @@
-// Reductions of a vector: sum, min, max, argmin, argmax.
+// Reductions of a vector: sum, min, max, argmin, argmax. Units, events, errors and thread-safety: tilecl.hpp.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -32,7 +32,8 @@ template <typename T>
 cl::Event reduce(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
                  cl::Buffer& result, std::size_t result_offset, const std::vector<cl::Event>* wait = nullptr);
 
-// The value of a Sum, Min or Max, returned to the host (blocks until it is known). n = 0 gives 0 for Sum.
+// The value of a Sum, Min or Max, returned to the host: enqueues reduce() into a small buffer and reads it
+// back, blocking the calling thread until it is known. n = 0 gives 0 for Sum; errors as for reduce().
 // ArgMin and ArgMax raise tilecl::Error here: use reduce_index().
 template <typename T>
 T reduce_value(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,

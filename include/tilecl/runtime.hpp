@@ -1,4 +1,4 @@
-// The runtime's state: caches, where they live, and what they did.
+// The runtime's state: caches, where they live, and what they did. Every function here is thread-safe.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -22,7 +22,9 @@ struct Statistics {
   std::uint64_t tuning_db_hits = 0;  // parameters found in the tuning database
 };
 
+// A snapshot of the counters (each read atomically; a call running meanwhile may be half counted).
 Statistics statistics();
+// Sets every counter to zero.
 void reset_statistics();
 
 // The cache directory in use: $TILECL_CACHE_DIR, else $XDG_CACHE_HOME/tilecl, else $HOME/.cache/tilecl.
@@ -51,7 +53,7 @@ struct CacheSizes {
 };
 CacheSizes cache_sizes();
 
-// The library's version, part of every binary-cache key.
+// The library's version ("0.1.0"), part of every binary-cache key. The pointer stays valid for the process.
 const char* version();
 
 }  // namespace tilecl

@@ -1,4 +1,4 @@
-// Matrix transpose (out-of-place, row-major).
+// Matrix transpose (out-of-place, row-major). Units, events, errors and thread-safety: tilecl.hpp.
 #pragma once
 
 #include <CL/opencl.hpp>

@@ -1,5 +1,11 @@
 // Tuning: which kernel variant and parameters an op uses on a device, where they came from, and how to
-// change them. See docs/TUNING.md for the whole mechanism.
+// change them. See docs/TUNING.md for the whole mechanism. Every function here is thread-safe; a key being
+// tuned by one thread makes others that need it wait for the result.
+//
+// Names: `op` is an op's name as in tunable_ops() ("axpy", "gemm", "gaussian_blur", ...), `dtype` an element
+// type name ("float", "double", "int32", "uint8"), `shape` the syntax of `tilecl tune --shape` for that op
+// ("4096x4096x4096" for gemm, "2^20" for axpy, ...). An unknown op, dtype or malformed shape raises
+// tilecl::Error (CL_INVALID_VALUE).
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -28,13 +34,14 @@ struct Parameters {
   }
 };
 
-// TILECL_TUNE: off (never tune: overrides, database entries, else device-derived defaults),
-// first-use (default: tune a key the first time a call meets it, within TILECL_TUNE_BUDGET_MS),
-// full (like first-use, but search the whole space within the budget).
+// The mode set by TILECL_TUNE (read on every call): off (never tune: overrides, database entries, else device-derived
+// defaults), first-use (default: tune a key the first time a call meets it, within TILECL_TUNE_BUDGET_MS), full (like
+// first-use, but search the whole space within the budget).
 enum class Mode { Off, FirstUse, Full };
 Mode mode();
 
-// Where a call's parameters came from.
+// Where a call's parameters came from; origin_name() gives "override", "database", "first-use", "tune" or
+// "default".
 enum class Origin { Override, Database, FirstUse, Tune, Default };
 const char* origin_name(Origin origin);
 
@@ -56,10 +63,12 @@ Choice parameters_for(const cl::CommandQueue& queue, const std::string& op, cons
 void override_parameters(const cl::Device& device, const std::string& op, const std::string& dtype,
                          const Parameters& parameters);
 
-// Forgets overrides and every choice held in memory (the database on disk is kept).
+// Forgets overrides and every choice held in memory (the database on disk is kept), so the next call of each
+// key resolves again. Calls running meanwhile keep the parameters they already resolved.
 void clear();
 
-// The ops the tuner knows, with their dtypes, shape syntax and representative shapes.
+// The ops the tuner knows, with their family, dtypes, shape syntax and representative shapes (what
+// `tilecl tune` tunes when no --shape is given).
 struct OpDescription {
   std::string name;
   std::string family;
