@@ -13,10 +13,18 @@
 //
 // Prints the calls made, the wrong results and errors, and the resident set size (/proc/self/statm) at start,
 // after warm-up and at the end, with the growth after warm-up; a progress line every 15 s shows the trend.
-// Warm-up ends after W seconds (default: a third of S, at most 60) once every thread has done 20 rounds: by
-// then the caches hold their steady number of contexts and programs. Exits 1 when any result was wrong or
-// any call failed.
+// Warm-up ends after W seconds (default: a third of S, at most 60) once every thread has done 20 rounds and,
+// when contexts are re-created (3 threads or more), the runtime holds state for as many contexts as it keeps
+// (src/context_registry.hpp): by then the caches hold their steady number of contexts and programs, and
+// each context kept costs the driver's memory for its programs (about 20 MB on PoCL), so an earlier point
+// would count the caches filling up as growth. With glibc it also prints the bytes malloc has handed out
+// (flat while RSS grows: the allocator's or the driver's mappings, not live objects) and the RSS after
+// malloc_trim(0). Exits 1 when any result was wrong or any call failed.
 #include <unistd.h>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -52,6 +60,28 @@ long long resident_kib() {
   long long total_pages = 0, resident_pages = 0;
   statm >> total_pages >> resident_pages;
   return resident_pages * ::sysconf(_SC_PAGESIZE) / 1024;
+}
+
+// Bytes the C allocator has handed out and not had back (glibc: every arena, and mmapped blocks), in KiB; -1
+// elsewhere. Flat while RSS grows: the growth is no live object's, but free pages the allocator keeps or
+// mappings outside the heap (the driver's loaded kernel libraries).
+long long heap_in_use_kib() {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+  const struct mallinfo2 info = ::mallinfo2();
+  return static_cast<long long>((info.uordblks + info.hblkhd) / 1024);
+#else
+  return -1;
+#endif
+}
+
+// RSS after the allocator has given its free pages back to the system (glibc's malloc_trim); -1 elsewhere.
+long long resident_kib_after_trim() {
+#if defined(__GLIBC__)
+  ::malloc_trim(0);
+  return resident_kib();
+#else
+  return -1;
+#endif
 }
 
 Options parse(int argc, char** argv) {
@@ -153,7 +183,8 @@ int main(int argc, char** argv) {
       threads.emplace_back(soak_thread, t, std::cref(options), std::cref(device), std::ref(shared_queue),
                            std::ref(totals), std::ref(rounds_done[static_cast<std::size_t>(t)]));
 
-    long long rss_warm = -1;
+    const bool churns_contexts = options.threads >= 3;
+    long long rss_warm = -1, heap_warm = -1;
     double warm_seconds = 0, next_progress = kProgressSeconds;
     const double warmup_seconds =
         options.warmup_seconds >= 0 ? options.warmup_seconds : std::min(60.0, options.seconds / 3);
@@ -164,15 +195,18 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       if (rss_warm < 0 && elapsed() >= warmup_seconds &&
           std::all_of(rounds_done.begin(), rounds_done.end(),
-                      [](const auto& done) { return done >= kWarmupRoundsPerThread; })) {
+                      [](const auto& done) { return done >= kWarmupRoundsPerThread; }) &&
+          (!churns_contexts || tilecl::cache_sizes().contexts >= tilecl::cache_sizes().context_limit)) {
         rss_warm = resident_kib();
+        heap_warm = heap_in_use_kib();
         warm_seconds = elapsed();
       }
       if (elapsed() >= next_progress) {
         const auto held = tilecl::cache_sizes();
         std::cout << "  " << static_cast<int>(elapsed()) << " s: " << totals.calls << " calls, "
-                  << totals.wrong + totals.errors << " wrong or failed, RSS " << resident_kib() << " KiB, "
-                  << held.contexts << " contexts, " << held.programs << " programs held" << std::endl;
+                  << totals.wrong + totals.errors << " wrong or failed, RSS " << resident_kib() << " KiB (heap in use "
+                  << heap_in_use_kib() << " KiB), " << held.contexts << " contexts, " << held.programs
+                  << " programs held" << std::endl;
         next_progress += kProgressSeconds;
       }
     }
@@ -180,10 +214,13 @@ int main(int argc, char** argv) {
     for (auto& thread : threads) thread.join();
     shared_queue.finish();
     const long long rss_end = resident_kib();
+    const long long heap_end = heap_in_use_kib();
     if (rss_warm < 0) {
-      std::cout << "warning: the run ended before every thread finished " << kWarmupRoundsPerThread
-                << " warm-up rounds; warm-up RSS is the end RSS" << std::endl;
+      std::cout << "warning: the run ended before warm-up did (every thread " << kWarmupRoundsPerThread << " rounds"
+                << (churns_contexts ? ", state kept for as many contexts as the limit" : "")
+                << "); warm-up RSS is the end RSS" << std::endl;
       rss_warm = rss_end;
+      heap_warm = heap_end;
       warm_seconds = elapsed();
     }
 
@@ -199,7 +236,10 @@ int main(int argc, char** argv) {
               << "compiles: " << statistics.compiles << ", disk hits: " << statistics.disk_hits
               << ", memory hits: " << statistics.memory_hits << ", tunings: " << statistics.tunings << "\n"
               << "RSS KiB: start " << rss_start << ", after warm-up (" << warm_seconds << " s) " << rss_warm << ", end "
-              << rss_end << "; growth after warm-up " << rss_end - rss_warm << " KiB" << std::endl;
+              << rss_end << "; growth after warm-up " << rss_end - rss_warm << " KiB\n"
+              << "heap in use KiB (malloc): after warm-up " << heap_warm << ", end " << heap_end << "; growth "
+              << heap_end - heap_warm << " KiB; RSS after malloc_trim " << resident_kib_after_trim() << " KiB"
+              << std::endl;
     return totals.wrong == 0 && totals.errors == 0 ? 0 : 1;
   } catch (const std::exception& error) {
     std::cerr << "tilecl_soak: " << error.what() << std::endl;
