@@ -13,3 +13,9 @@ if(TILECL_SANITIZE)
   add_link_options(-fsanitize=${TILECL_SANITIZE})
   message(STATUS "tilecl: building with -fsanitize=${TILECL_SANITIZE}")
 endif()
+
+# TILECL_BUILD_FUZZERS: libFuzzer's coverage instrumentation in every object, the library included (the
+# parsers under test live there); tests/fuzz links its targets with -fsanitize=fuzzer.
+if(TILECL_BUILD_FUZZERS)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
