@@ -67,6 +67,8 @@ void write_tuning_seeds(const fs::path& folder) {
   write(folder / "no-entries.json", replaced(valid, "\"entries\"", "\"entrees\""));
   write(folder / "text-parameter.json", replaced(valid, "\"VEC\": 4", "\"VEC\": \"4\""));
   write(folder / "fraction-parameter.json", replaced(valid, "\"VEC\": 4", "\"VEC\": 4.5"));
+  write(folder / "huge-parameter.json", replaced(valid, "\"VEC\": 4", "\"VEC\": 1e30"));
+  write(folder / "huge-version.json", replaced(valid, "\"version\": 1", "\"version\": 1e30"));
   write(folder / "truncated.json", valid.substr(0, valid.size() / 2));
 }
 
