@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <ctime>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "cache_directory.hpp"
 #include "file_store.hpp"
@@ -39,6 +41,23 @@ json entry_json(const TuningEntry& entry) {
           {"shape", entry.shape}};
 }
 
+// A damaged document, refused as malformed like nlohmann's own exceptions.
+struct Malformed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A whole number that fits std::int64_t. nlohmann's get<integer>() converts a float with a static_cast,
+// which is undefined behaviour when the value is out of range ("VEC": 1e30; found by fuzz_tuning_db), and
+// silently truncates a fraction.
+std::int64_t integer_from(const json& value, const std::string& what) {
+  const bool fits =
+      value.is_number_integer() &&
+      !(value.is_number_unsigned() &&
+        value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
+  if (!fits) throw Malformed(what + " is not an integer within 64 bits: " + value.dump());
+  return value.get<std::int64_t>();
+}
+
 TuningEntry entry_from(const json& j) {
   TuningEntry entry;
   entry.op = j.at("op").get<std::string>();
@@ -46,7 +65,9 @@ TuningEntry entry_from(const json& j) {
   entry.bucket = j.at("bucket").get<std::string>();
   entry.source_hash = j.at("source").get<std::string>();
   entry.parameters.variant = j.at("variant").get<std::string>();
-  entry.parameters.values = j.at("params").get<std::map<std::string, std::int64_t>>();
+  const json& params = j.at("params");
+  if (!params.is_object()) throw Malformed("params is not an object");
+  for (const auto& [name, value] : params.items()) entry.parameters.values[name] = integer_from(value, name);
   entry.time_ms = j.value("time_ms", 0.0);
   entry.default_ms = j.value("default_ms", 0.0);
   entry.origin = j.value("origin", std::string("tune"));
@@ -98,7 +119,8 @@ TuningDatabase::FileState TuningDatabase::from_json_text(const std::string& text
       why = "not a tilecl tuning database";
       return FileState::Corrupt;
     }
-    const int version = document.value("version", 0);
+    const auto version_field = document.find("version");
+    const std::int64_t version = version_field == document.end() ? 0 : integer_from(*version_field, "version");
     if (version != kTuningDatabaseVersion) {
       why = "database format version " + std::to_string(version) + ", this library reads " +
             std::to_string(kTuningDatabaseVersion);
@@ -119,6 +141,9 @@ TuningDatabase::FileState TuningDatabase::from_json_text(const std::string& text
     records = std::move(parsed);
     return FileState::Valid;
   } catch (const json::exception& error) {
+    why = std::string("malformed: ") + error.what();
+    return FileState::Corrupt;
+  } catch (const Malformed& error) {
     why = std::string("malformed: ") + error.what();
     return FileState::Corrupt;
   }

@@ -84,4 +84,33 @@ TEST_SUITE("tuning.database") {
     for (auto& thread : threads) thread.join();
     CHECK(TuningDatabase(path, *test::device().info).load().entries.size() == 40);
   }
+
+  TEST_CASE("tuning database: a number that is not a 64-bit integer where one belongs makes the file malformed") {
+    // Found by fuzz_tuning_db: a float there was cast to an integer, undefined behaviour when out of range.
+    const auto document = [](const std::string& version, const std::string& value) {
+      return R"({"format": "tilecl-tuning", "version": )" + version + R"(, "device": {"fingerprint": ")" +
+             test::device().info->fingerprint() +
+             R"("}, "entries": [{"op": "axpy", "dtype": "float", "bucket": "b", "source": "s", "variant": "naive",)" +
+             R"( "params": {"WG_X": )" + value + "}}]}";
+    };
+    TuningRecords records;
+    std::string why;
+    REQUIRE(TuningDatabase::from_json_text(document("1", "-64"), test::device().info, records, why) ==
+            TuningDatabase::FileState::Valid);
+    CHECK(records.entries.at(0).parameters.values.at("WG_X") == -64);
+    // Pairs, not structured bindings: clang cannot capture those in a lambda (CAPTURE) before C++20.
+    const std::vector<std::pair<std::string, std::string>> malformed{
+        {"1", "1e30"},   {"1", "-1e30"}, {"1", "4.5"}, {"1", "18446744073709551615"},
+        {"1", "\"64\""}, {"1e30", "64"}, {"1.0", "64"}};
+    for (const auto& pair : malformed) {
+      const std::string& version = pair.first;
+      const std::string& value = pair.second;
+      CAPTURE(version);
+      CAPTURE(value);
+      why.clear();
+      CHECK(TuningDatabase::from_json_text(document(version, value), test::device().info, records, why) ==
+            TuningDatabase::FileState::Corrupt);
+      CHECK(why.find("malformed") != std::string::npos);
+    }
+  }
 }
