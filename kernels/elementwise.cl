@@ -53,9 +53,8 @@ int vector_index(const int w) {
 #endif
 }
 
-__kernel void elementwise_add_naive(const int n, __global const DTYPE* a, const ulong a_offset,
-                                    __global const DTYPE* b, const ulong b_offset, __global DTYPE* c,
-                                    const ulong c_offset) {
+__kernel void elementwise_add_naive(const int n, __global const DTYPE* a, const ulong a_offset, __global const DTYPE* b,
+                                    const ulong b_offset, __global DTYPE* c, const ulong c_offset) {
   const int i = (int)get_global_id(0);
   if (i < n) c[c_offset + i] = a[a_offset + i] + b[b_offset + i];
 }

@@ -233,11 +233,11 @@
 #define GEMM_VELEM(v, e) ((e) < 2 ? ((e) == 0 ? (v).s0 : (v).s1) : ((e) == 2 ? (v).s2 : (v).s3))
 #elif VEC == 8
 #define GEMM_VELEM4(v, e) ((e) < 2 ? ((e) == 0 ? (v).s0 : (v).s1) : ((e) == 2 ? (v).s2 : (v).s3))
-#define GEMM_VELEM(v, e) ((e) < 4 ? GEMM_VELEM4((v).lo, (e)) : GEMM_VELEM4((v).hi, (e) - 4))
+#define GEMM_VELEM(v, e) ((e) < 4 ? GEMM_VELEM4((v).lo, (e)) : GEMM_VELEM4((v).hi, (e)-4))
 #elif VEC == 16
 #define GEMM_VELEM4(v, e) ((e) < 2 ? ((e) == 0 ? (v).s0 : (v).s1) : ((e) == 2 ? (v).s2 : (v).s3))
-#define GEMM_VELEM8(v, e) ((e) < 4 ? GEMM_VELEM4((v).lo, (e)) : GEMM_VELEM4((v).hi, (e) - 4))
-#define GEMM_VELEM(v, e) ((e) < 8 ? GEMM_VELEM8((v).lo, (e)) : GEMM_VELEM8((v).hi, (e) - 8))
+#define GEMM_VELEM8(v, e) ((e) < 4 ? GEMM_VELEM4((v).lo, (e)) : GEMM_VELEM4((v).hi, (e)-4))
+#define GEMM_VELEM(v, e) ((e) < 8 ? GEMM_VELEM8((v).lo, (e)) : GEMM_VELEM8((v).hi, (e)-8))
 #endif
 
 /* Gathers build vectors through this union (slow paths only). */
@@ -248,19 +248,19 @@ typedef union {
 
 /* Index of element (m, k) of A, (k, n) of B, (m, n) of C in their stored layout. */
 #if TRANS_A
-#define GEMM_A_INDEX(m, k) ((k) * lda + (m))
+#define GEMM_A_INDEX(m, k) ((k)*lda + (m))
 #else
-#define GEMM_A_INDEX(m, k) ((m) * lda + (k))
+#define GEMM_A_INDEX(m, k) ((m)*lda + (k))
 #endif
 #if TRANS_B
-#define GEMM_B_INDEX(k, n) ((n) * ldb + (k))
+#define GEMM_B_INDEX(k, n) ((n)*ldb + (k))
 #else
-#define GEMM_B_INDEX(k, n) ((k) * ldb + (n))
+#define GEMM_B_INDEX(k, n) ((k)*ldb + (n))
 #endif
 #if TRANS_C
-#define GEMM_C_INDEX(m, n) ((n) * ldc + (m))
+#define GEMM_C_INDEX(m, n) ((n)*ldc + (m))
 #else
-#define GEMM_C_INDEX(m, n) ((m) * ldc + (n))
+#define GEMM_C_INDEX(m, n) ((m)*ldc + (n))
 #endif
 
 /* C[index] = alpha * value + beta * C[index]; C is not read when beta == 0. */
@@ -273,9 +273,8 @@ GEMM_INLINE void gemm_store(__global DTYPE* c, const DTYPE value, const DTYPE al
 }
 
 /* The VEC outputs (m, n .. n + VEC - 1). vector_ok: C + index is VEC aligned and TRANS_C == 0. */
-GEMM_INLINE void gemm_store_vector(__global DTYPE* C, const int ldc, const int M, const int N, const int m,
-                                   const int n, const VTYPE value, const DTYPE alpha, const DTYPE beta,
-                                   const int vector_ok) {
+GEMM_INLINE void gemm_store_vector(__global DTYPE* C, const int ldc, const int M, const int N, const int m, const int n,
+                                   const VTYPE value, const DTYPE alpha, const DTYPE beta, const int vector_ok) {
   if (m >= M) return;
 #if TRANS_C == 0
   if (vector_ok && n + VEC <= N) {
@@ -298,10 +297,9 @@ GEMM_INLINE void gemm_store_vector(__global DTYPE* C, const int ldc, const int M
 
 #if GEMM_HAS(GEMM_NAIVE)
 
-__kernel void gemm_naive(const int M, const int N, const int K, const DTYPE alpha,
-                         const __global DTYPE* restrict A, const ulong a_offset, const int lda,
-                         const __global DTYPE* restrict B, const ulong b_offset, const int ldb,
-                         const DTYPE beta, __global DTYPE* C, const ulong c_offset, const int ldc) {
+__kernel void gemm_naive(const int M, const int N, const int K, const DTYPE alpha, const __global DTYPE* restrict A,
+                         const ulong a_offset, const int lda, const __global DTYPE* restrict B, const ulong b_offset,
+                         const int ldb, const DTYPE beta, __global DTYPE* C, const ulong c_offset, const int ldc) {
   const int n = (int)get_global_id(0);
   const int m = (int)get_global_id(1);
   if (m >= M || n >= N) return;
@@ -319,11 +317,10 @@ __kernel void gemm_naive(const int M, const int N, const int K, const DTYPE alph
 
 #if GEMM_HAS(GEMM_TILED)
 
-__kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
-void gemm_tiled(const int M, const int N, const int K, const DTYPE alpha,
-                const __global DTYPE* restrict A, const ulong a_offset, const int lda,
-                const __global DTYPE* restrict B, const ulong b_offset, const int ldb, const DTYPE beta,
-                __global DTYPE* C, const ulong c_offset, const int ldc) {
+__kernel __attribute__((reqd_work_group_size(TILE, TILE, 1))) void gemm_tiled(
+    const int M, const int N, const int K, const DTYPE alpha, const __global DTYPE* restrict A, const ulong a_offset,
+    const int lda, const __global DTYPE* restrict B, const ulong b_offset, const int ldb, const DTYPE beta,
+    __global DTYPE* C, const ulong c_offset, const int ldc) {
   __local DTYPE a_tile[TILE][TILE + PAD]; /* a_tile[m][k] */
   __local DTYPE b_tile[TILE][TILE + PAD]; /* b_tile[k][n] */
   const int tx = (int)get_local_id(0);
@@ -383,8 +380,8 @@ void gemm_tiled(const int M, const int N, const int K, const DTYPE alpha,
 #define RB_B_STRIDE (TILE_N + RB_PAD)
 #define RB_A_SIZE (TILE_K * RB_A_STRIDE)
 #define RB_B_SIZE (TILE_K * RB_B_STRIDE)
-#define RB_LOADS_A GEMM_AT_LEAST_1(TILE_M * TILE_K / (VEC * RB_THREADS))
-#define RB_LOADS_B GEMM_AT_LEAST_1(TILE_N * TILE_K / (VEC * RB_THREADS))
+#define RB_LOADS_A GEMM_AT_LEAST_1(TILE_M* TILE_K / (VEC * RB_THREADS))
+#define RB_LOADS_B GEMM_AT_LEAST_1(TILE_N* TILE_K / (VEC * RB_THREADS))
 #if USE_DOUBLE_BUFFER
 #define RB_BUFFERS 2
 #else
@@ -428,8 +425,8 @@ GEMM_INLINE void rb_load(const __global DTYPE* a_tile, const __global DTYPE* b_t
 }
 
 /* Registers -> local tile (buffer `buffer`). A goes in transposed (k rows of M); B as k rows of N. */
-GEMM_INLINE void rb_store(__local VTYPE* a_local, __local VTYPE* b_local, const int buffer,
-                          const rb_plan_t* plan, const VTYPE* ra, const VTYPE* rb) {
+GEMM_INLINE void rb_store(__local VTYPE* a_local, __local VTYPE* b_local, const int buffer, const rb_plan_t* plan,
+                          const VTYPE* ra, const VTYPE* rb) {
   const int a_base = buffer * (RB_A_SIZE / VEC), b_base = buffer * (RB_B_SIZE / VEC);
 #pragma unroll
   for (int l = 0; l < RB_LOADS_A; ++l) {
@@ -454,8 +451,8 @@ GEMM_INLINE void rb_store(__local VTYPE* a_local, __local VTYPE* b_local, const 
 }
 
 /* acc += the A^T rows times the B rows of local buffer `buffer`. */
-GEMM_INLINE void rb_multiply(const __local VTYPE* a_local, const __local VTYPE* b_local, const int buffer,
-                             const int tx, const int ty, VTYPE acc[WPT_M][RB_VN]) {
+GEMM_INLINE void rb_multiply(const __local VTYPE* a_local, const __local VTYPE* b_local, const int buffer, const int tx,
+                             const int ty, VTYPE acc[WPT_M][RB_VN]) {
   const int a_base = buffer * (RB_A_SIZE / VEC) + ty, b_base = buffer * (RB_B_SIZE / VEC) + tx;
 #pragma unroll
   for (int kk = 0; kk < TILE_K; ++kk) {
@@ -477,12 +474,10 @@ GEMM_INLINE void rb_multiply(const __local VTYPE* a_local, const __local VTYPE* 
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(RB_WG_X, RB_WG_Y, 1)))
-void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
-                   const __global DTYPE* restrict A, const ulong a_offset, const int lda,
-                   const __global DTYPE* restrict B, const ulong b_offset, const int ldb,
-                   const DTYPE beta, __global DTYPE* C, const ulong c_offset, const int ldc,
-                   const int k_slice, const ulong c_slice_stride) {
+__kernel __attribute__((reqd_work_group_size(RB_WG_X, RB_WG_Y, 1))) void gemm_regblock(
+    const int M, const int N, const int K, const DTYPE alpha, const __global DTYPE* restrict A, const ulong a_offset,
+    const int lda, const __global DTYPE* restrict B, const ulong b_offset, const int ldb, const DTYPE beta,
+    __global DTYPE* C, const ulong c_offset, const int ldc, const int k_slice, const ulong c_slice_stride) {
   __local VTYPE a_local[RB_BUFFERS * RB_A_SIZE / VEC];
   __local VTYPE b_local[RB_BUFFERS * RB_B_SIZE / VEC];
   const int tid = (int)get_local_id(1) * RB_WG_X + (int)get_local_id(0);
@@ -625,26 +620,24 @@ void gemm_regblock(const int M, const int N, const int K, const DTYPE alpha,
  * zero-padded, so every vector is whole; otherwise a vector that crosses N is gathered with the column
  * clamped to N - 1 (those columns are never stored). */
 #if USE_PACKED_B
-#define CPU_B_VECTOR(k, j) GEMM_VLOADU(b_panel + (k) * WPT_N + (j) * VEC)
+#define CPU_B_VECTOR(k, j) GEMM_VLOADU(b_panel + (k)*WPT_N + (j)*VEC)
 #elif TRANS_B == 0
 #define CPU_B_VECTOR(k, j) \
-  (whole[j] ? GEMM_VLOADU(B + GEMM_B_INDEX(k, n0 + (j) * VEC)) : cpu_gather_b(B, ldb, k, n0 + (j) * VEC, N))
+  (whole[j] ? GEMM_VLOADU(B + GEMM_B_INDEX(k, n0 + (j)*VEC)) : cpu_gather_b(B, ldb, k, n0 + (j)*VEC, N))
 #else
-#define CPU_B_VECTOR(k, j) cpu_gather_b(B, ldb, k, n0 + (j) * VEC, N)
+#define CPU_B_VECTOR(k, j) cpu_gather_b(B, ldb, k, n0 + (j)*VEC, N)
 #endif
 
-GEMM_INLINE VTYPE cpu_gather_b(const __global DTYPE* B, const int ldb, const int k, const int n,
-                               const int N) {
+GEMM_INLINE VTYPE cpu_gather_b(const __global DTYPE* B, const int ldb, const int k, const int n, const int N) {
   gemm_vec_t u;
 #pragma unroll
   for (int e = 0; e < VEC; ++e) u.s[e] = B[GEMM_B_INDEX(k, min(n + e, N - 1))];
   return u.v;
 }
 
-__kernel void gemm_cpu(const int M, const int N, const int K, const DTYPE alpha,
-                       const __global DTYPE* restrict A, const ulong a_offset, const int lda,
-                       const __global DTYPE* restrict B, const ulong b_offset, const int ldb,
-                       const DTYPE beta, __global DTYPE* C, const ulong c_offset, const int ldc) {
+__kernel void gemm_cpu(const int M, const int N, const int K, const DTYPE alpha, const __global DTYPE* restrict A,
+                       const ulong a_offset, const int lda, const __global DTYPE* restrict B, const ulong b_offset,
+                       const int ldb, const DTYPE beta, __global DTYPE* C, const ulong c_offset, const int ldc) {
   const int n0 = (int)get_global_id(0) * WPT_N;
   const int m0 = (int)get_global_id(1) * WPT_M;
   if (m0 >= M || n0 >= N) return;
@@ -711,12 +704,10 @@ __kernel void gemm_cpu(const int M, const int N, const int K, const DTYPE alpha,
 
 #if GEMM_HAS(GEMM_SKINNY_M)
 
-__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
-void gemm_skinny_m(const int M, const int N, const int K, const DTYPE alpha,
-                   const __global DTYPE* restrict A, const ulong a_offset, const int lda,
-                   const __global DTYPE* restrict B, const ulong b_offset, const int ldb,
-                   const DTYPE beta, __global DTYPE* C, const ulong c_offset, const int ldc,
-                   const int k_slice, const ulong c_slice_stride) {
+__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_skinny_m(
+    const int M, const int N, const int K, const DTYPE alpha, const __global DTYPE* restrict A, const ulong a_offset,
+    const int lda, const __global DTYPE* restrict B, const ulong b_offset, const int ldb, const DTYPE beta,
+    __global DTYPE* C, const ulong c_offset, const int ldc, const int k_slice, const ulong c_slice_stride) {
   __local VTYPE partial[WG_Y][WG_X];
   const int lx = (int)get_local_id(0);
   const int ly = (int)get_local_id(1);
@@ -769,12 +760,10 @@ void gemm_skinny_m(const int M, const int N, const int K, const DTYPE alpha,
 
 #if GEMM_HAS(GEMM_SKINNY_N)
 
-__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
-void gemm_skinny_n(const int M, const int N, const int K, const DTYPE alpha,
-                   const __global DTYPE* restrict A, const ulong a_offset, const int lda,
-                   const __global DTYPE* restrict B, const ulong b_offset, const int ldb,
-                   const DTYPE beta, __global DTYPE* C, const ulong c_offset, const int ldc,
-                   const int k_slice, const ulong c_slice_stride) {
+__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_skinny_n(
+    const int M, const int N, const int K, const DTYPE alpha, const __global DTYPE* restrict A, const ulong a_offset,
+    const int lda, const __global DTYPE* restrict B, const ulong b_offset, const int ldb, const DTYPE beta,
+    __global DTYPE* C, const ulong c_offset, const int ldc, const int k_slice, const ulong c_slice_stride) {
   __local DTYPE partial[WG_Y][WG_X];
   const int lx = (int)get_local_id(0);
   const int ly = (int)get_local_id(1);
@@ -853,10 +842,9 @@ void gemm_skinny_n(const int M, const int N, const int K, const DTYPE alpha,
 
 /* ---- gemm_splitk_reduce ------------------------------------------------------------------------- */
 
-__kernel void gemm_splitk_reduce(const int rows, const int cols, const int slices,
-                                 const __global DTYPE* restrict W, const ulong w_offset, const int ldw,
-                                 const ulong w_slice_stride, const DTYPE alpha, const DTYPE beta,
-                                 __global DTYPE* C, const ulong c_offset, const int ldc) {
+__kernel void gemm_splitk_reduce(const int rows, const int cols, const int slices, const __global DTYPE* restrict W,
+                                 const ulong w_offset, const int ldw, const ulong w_slice_stride, const DTYPE alpha,
+                                 const DTYPE beta, __global DTYPE* C, const ulong c_offset, const int ldc) {
   const int c = (int)get_global_id(0);
   const int r = (int)get_global_id(1);
   if (r >= rows || c >= cols) return;
@@ -868,10 +856,9 @@ __kernel void gemm_splitk_reduce(const int rows, const int cols, const int slice
 
 /* ---- gemm_pack ---------------------------------------------------------------------------------- */
 
-__kernel void gemm_pack(const int rows, const int cols, const __global DTYPE* restrict src,
-                        const ulong src_offset, const int lds, const int transpose, const int rows_dst,
-                        const int cols_dst, __global DTYPE* restrict dst, const ulong dst_offset,
-                        const int ldd) {
+__kernel void gemm_pack(const int rows, const int cols, const __global DTYPE* restrict src, const ulong src_offset,
+                        const int lds, const int transpose, const int rows_dst, const int cols_dst,
+                        __global DTYPE* restrict dst, const ulong dst_offset, const int ldd) {
   const int c = (int)get_global_id(0);
   const int r = (int)get_global_id(1);
   if (r >= rows_dst || c >= cols_dst) return;

@@ -282,9 +282,8 @@ TEST_SUITE("ops.color") {
     expect_error(
         [&] {
           detail::rgb_to_gray_with<std::uint8_t>(
-              {"vector", {{"VEC", 3}, {"WPT_X", 1}, {"WPT_Y", 1}, {"ROUND_BY_ADD", 1}, {"WG_X", 0}, {"WG_Y", 1}}}, q, 10,
-              10, src, 0, 30,
-              dst, 0, 10);
+              {"vector", {{"VEC", 3}, {"WPT_X", 1}, {"WPT_Y", 1}, {"ROUND_BY_ADD", 1}, {"WG_X", 0}, {"WG_Y", 1}}}, q,
+              10, 10, src, 0, 30, dst, 0, 10);
         },
         "config", "CL_INVALID_VALUE");
     expect_error(

@@ -379,7 +379,8 @@ TEST_SUITE("ops.convolve") {
       cl::Buffer column_buffer = test::to_device(column);
       for (std::int64_t round_by_add : {0, 1}) {
         CAPTURE(round_by_add);
-        std::vector<std::pair<Config, bool>> runs{  // (config, separable)
+        std::vector<std::pair<Config, bool>> runs{
+            // (config, separable)
             {rounding(with_group({"vector", {{"VEC", 16}}}, 8, 1), round_by_add), false},
             {rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 2}}}, 8, 1), round_by_add), true},
             {rounding(with_group({"two_pass", {{"VEC", 8}}}, 8, 1), round_by_add), true}};

@@ -122,7 +122,8 @@ TEST_SUITE("tuning.first_use") {
     options.strategy = detail::SearchStrategy::Random;
     options.max_candidates = 2;  // the default and the stored choice, nothing else
     options.budget_ms = 1e9;
-    auto outcome = detail::TuningService::instance().tune(detail::queue_target("test", device().queue), *subject, options);
+    auto outcome =
+        detail::TuningService::instance().tune(detail::queue_target("test", device().queue), *subject, options);
     detail::TuningService::instance().set_timer_for_testing(nullptr);
     REQUIRE(outcome.found);
     CHECK(outcome.best == stored);
