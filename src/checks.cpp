@@ -92,6 +92,7 @@ void check_wait_list(const std::string& op, const std::vector<cl::Event>* wait, 
     const std::string entry = "event " + std::to_string(i) + " of the wait list";
     if ((*wait)[i]() == nullptr) throw Error(op, "wait", CL_INVALID_EVENT_WAIT_LIST, entry + " is null");
     cl_context owner = nullptr;
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): cl_context is an opaque handle; the query writes the handle.
     const cl_int status = clGetEventInfo((*wait)[i](), CL_EVENT_CONTEXT, sizeof(owner), &owner, nullptr);
     if (status != CL_SUCCESS) throw Error(op, "wait", status, entry + " is not a valid event");
     if (owner != context())
@@ -111,6 +112,7 @@ namespace {
 std::pair<cl_mem, std::uint64_t> resolve(const cl::Buffer& buffer) {
   cl_mem parent = nullptr;
   std::size_t origin = 0;
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): cl_mem is an opaque handle; the query writes the handle.
   clGetMemObjectInfo(buffer(), CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(parent), &parent, nullptr);
   if (parent == nullptr) return {buffer(), 0};
   clGetMemObjectInfo(buffer(), CL_MEM_OFFSET, sizeof(origin), &origin, nullptr);

@@ -172,6 +172,7 @@ cl::Device select_device(const std::string& platform_selector, const std::string
     throw Error("select_device", "platform", error.err(), "no OpenCL platform found (is an ICD installed?)");
   }
   std::vector<std::string> platform_names;
+  platform_names.reserve(platforms.size());
   for (const auto& platform : platforms) platform_names.push_back(platform.getInfo<CL_PLATFORM_NAME>());
   const long platform_index = pick(platform_choice, platform_names);
   std::string available;
@@ -187,6 +188,7 @@ cl::Device select_device(const std::string& platform_selector, const std::string
                 "platform '" + platform_names[platform_index] + "' has no devices");
   }
   std::vector<std::string> device_names;
+  device_names.reserve(devices.size());
   for (const auto& device : devices) device_names.push_back(device.getInfo<CL_DEVICE_NAME>());
   const long device_index = pick(device_choice, device_names);
   if (device_index < 0) {

@@ -10,7 +10,7 @@ namespace tilecl::tool {
 namespace {
 
 std::string kib(std::uint64_t bytes) { return std::to_string(bytes / 1024) + " KiB"; }
-std::string mib(std::uint64_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MiB"; }
+std::string mib(std::uint64_t bytes) { return std::to_string(bytes / 1024 / 1024) + " MiB"; }
 
 const char* type_name(cl_device_type type) {
   if (type & CL_DEVICE_TYPE_GPU) return "GPU";

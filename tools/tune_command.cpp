@@ -1,6 +1,7 @@
 // tilecl tune: searches each op's space ahead of time and writes the winners to the tuning database.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iomanip>
@@ -66,11 +67,10 @@ class ProgressBar {
 };
 
 bool already_tuned(const detail::TuningRecords& records, const detail::TuningKey& key, const std::string& source) {
-  for (const auto& entry : records.entries)
-    if (entry.op == key.op && entry.dtype == key.dtype && entry.bucket == key.bucket && entry.source_hash == source &&
-        entry.origin == "tune")
-      return true;
-  return false;
+  return std::any_of(records.entries.begin(), records.entries.end(), [&](const auto& entry) {
+    return entry.op == key.op && entry.dtype == key.dtype && entry.bucket == key.bucket &&
+           entry.source_hash == source && entry.origin == "tune";
+  });
 }
 
 int run_tune(const TuneSettings& settings) {

@@ -91,7 +91,9 @@ class GraySubject : public TuningSubject {
   TuningKey key() const override { return {kOp, dtype_of<T>().name, area_.name}; }
   std::string family() const override { return kFamily; }
   std::string timing_shape() const override { return std::to_string(area_.width) + "x" + std::to_string(area_.height); }
-  SearchSpace search_space(const DeviceInfo&) const override { return rgb_to_gray_search_space(dtype_of<T>()); }
+  SearchSpace search_space(const DeviceInfo& /*device*/) const override {
+    return rgb_to_gray_search_space(dtype_of<T>());
+  }
   Config default_config(const DeviceInfo& device) const override {
     return rgb_to_gray_default_config(dtype_of<T>(), device);
   }

@@ -107,7 +107,7 @@ class ElementwiseSubject : public TuningSubject {
   TuningKey key() const override { return {op_name(kind_), dtype_of<T>().name, bucket_.name}; }
   std::string family() const override { return kFamily; }
   std::string timing_shape() const override { return "n=" + std::to_string(bucket_.timing_n); }
-  SearchSpace search_space(const DeviceInfo&) const override { return elementwise_search_space(); }
+  SearchSpace search_space(const DeviceInfo& /*device*/) const override { return elementwise_search_space(); }
   Config default_config(const DeviceInfo& device) const override {
     return elementwise_default_config(dtype_of<T>(), device);
   }

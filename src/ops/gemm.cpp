@@ -506,8 +506,8 @@ cl::NDRange helper_global(const cl::NDRange& local, std::uint64_t x, std::uint64
 // Along which dimension a variant loads an operand VEC elements at a time ('m', 'n', 'k'), or 0.
 char vector_dimension(const std::string& variant, bool is_a, const KernelProblem& p) {
   if (variant == "regblock") return is_a ? (p.trans_a ? 'm' : 'k') : (p.trans_b ? 'k' : 'n');
-  if (variant == "skinny_m") return is_a ? 0 : (p.trans_b ? 0 : 'n');
-  if (variant == "skinny_n") return is_a ? (p.trans_a ? 0 : 'k') : (p.trans_b ? 'k' : 0);
+  if (variant == "skinny_m") return is_a ? '\0' : (p.trans_b ? '\0' : 'n');
+  if (variant == "skinny_n") return is_a ? (p.trans_a ? '\0' : 'k') : (p.trans_b ? 'k' : '\0');
   return 0;
 }
 

@@ -42,7 +42,7 @@ constexpr std::uint64_t kMaxElementsPerLane = 4096;
 // The smallest workspace asked for: small reductions of growing sizes then share one allocation instead of
 // reallocating at every step (oclgrind also reports false "uninitialized" reads in buffers allocated where
 // released ones were).
-constexpr std::uint64_t kMinimumWorkspaceBytes = 64 * 1024;
+constexpr std::uint64_t kMinimumWorkspaceBytes = std::uint64_t{64} * 1024;
 
 const ReduceOp kAllOps[] = {ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max, ReduceOp::ArgMin, ReduceOp::ArgMax};
 
@@ -414,7 +414,7 @@ Out run_reduce_to_host(const std::string& name, bool wants_index, cl::CommandQue
   return out;
 }
 
-std::vector<std::int64_t> unique(std::vector<std::int64_t> values) {
+std::vector<std::int64_t> unique(const std::vector<std::int64_t>& values) {
   std::vector<std::int64_t> result;
   for (auto value : values)
     if (value >= 0 && std::find(result.begin(), result.end(), value) == result.end()) result.push_back(value);
@@ -485,7 +485,7 @@ SearchSpace reduce_search_space(const DTypeInfo& dtype, ReduceOp op, const Devic
   return SearchSpace({vector, chunked, sequential, interleaved});
 }
 
-Config reduce_default_config(const DTypeInfo& dtype, ReduceOp, const DeviceInfo& device) {
+Config reduce_default_config(const DTypeInfo& dtype, ReduceOp /*op*/, const DeviceInfo& device) {
   const auto size = static_cast<std::int64_t>(dtype.size);
   if (device.is_cpu() || !device.local_memory_is_dedicated) {
     // CPU: each work-item streams a contiguous chunk of 2048 elements with one SIMD register per load (PoCL

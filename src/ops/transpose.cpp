@@ -210,6 +210,8 @@ class TransposeSubject : public TuningSubject {
       launch(target, queue, dtype_of<T>(), config, m, nullptr).wait();
       const auto got = download<T>(queue, check.out, check.expected.size());
       for (std::size_t i = 0; i < got.size(); ++i) {
+        // A transpose moves bits: compare representations, so that -0.0 for 0.0 or a changed NaN payload fails.
+        // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit-for-bit equality is the point.
         if (std::memcmp(&got[i], &check.expected[i], sizeof(T)) != 0)
           return "element " + std::to_string(i) + " of the " + std::to_string(check.rows) + "x" +
                  std::to_string(check.cols) + " output differs";
@@ -268,7 +270,7 @@ cl::Event run_transpose(const Config* explicit_config, cl::CommandQueue& queue, 
 }
 
 // Unique values in order of first appearance.
-std::vector<std::int64_t> unique(std::vector<std::int64_t> values) {
+std::vector<std::int64_t> unique(const std::vector<std::int64_t>& values) {
   std::vector<std::int64_t> result;
   for (auto value : values)
     if (std::find(result.begin(), result.end(), value) == result.end()) result.push_back(value);
@@ -388,7 +390,8 @@ Config transpose_default_config(const DTypeInfo& dtype, const DeviceInfo& device
   // SIMD register of the element type (at most 8 rows, so the block and its shuffle temporaries stay in
   // registers; 16 for bytes). Each work-group walks down a block column, writing about 1 KiB of every output
   // row it touches.
-  const unsigned width = size == 8 ? device.native_vector_width_double : device.native_vector_width_float * 4 / size;
+  const unsigned width = size == 8 ? device.native_vector_width_double
+                                   : static_cast<std::int64_t>(device.native_vector_width_float) * 4 / size;
   std::int64_t vec = 2;
   while (vec < 8 && static_cast<unsigned>(vec * 2) <= width) vec *= 2;  // a power of two in [2, 8]
   if (size == 1) vec = 16;

@@ -1,5 +1,6 @@
 #include "tuning/search_space.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "tilecl/error.hpp"
@@ -115,11 +116,9 @@ bool SearchSpace::same_program(const Config& a, const Config& b) const {
   if (a.variant != b.variant) return false;
   const VariantSpace* space = find(a.variant);
   if (space == nullptr) return false;
-  for (const auto& parameter : space->parameters) {
-    if (parameter.kind == ParameterKind::Build && a.values.at(parameter.name) != b.values.at(parameter.name))
-      return false;
-  }
-  return true;
+  return std::all_of(space->parameters.begin(), space->parameters.end(), [&](const auto& parameter) {
+    return parameter.kind != ParameterKind::Build || a.values.at(parameter.name) == b.values.at(parameter.name);
+  });
 }
 
 }  // namespace detail

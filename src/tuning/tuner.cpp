@@ -42,6 +42,7 @@ double EventTimer::time_ms(TuningSubject& subject, cl::CommandQueue& queue, cons
   const double first = event_span_ms(subject.run(queue, config));
   const int repeats = first > slow_run_ms_ ? 1 : repeats_;
   std::vector<double> times;
+  times.reserve(static_cast<std::size_t>(repeats));
   for (int i = 0; i < repeats; ++i) times.push_back(event_span_ms(subject.run(queue, config)));
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];

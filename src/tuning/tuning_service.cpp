@@ -216,7 +216,7 @@ tuning::Choice TuningService::resolve(const QueueTarget& target, TuningSubject& 
 }
 
 std::vector<Config> TuningService::first_use_candidates(const QueueTarget& target, TuningSubject& subject,
-                                                        const SearchSpace& space, const Config& default_config) const {
+                                                        const SearchSpace& space, const Config& default_config) {
   // First use varies only what costs no compile: launch parameters of the default program, and configs
   // whose programs this process has built already.
   std::vector<Config> candidates{default_config};

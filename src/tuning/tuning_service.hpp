@@ -59,8 +59,8 @@ class TuningService {
   using OverrideKey = std::tuple<std::string, std::string, std::string>;             // fingerprint, op, dtype
 
   tuning::Choice resolve(const QueueTarget& target, TuningSubject& subject);
-  std::vector<Config> first_use_candidates(const QueueTarget& target, TuningSubject& subject, const SearchSpace& space,
-                                           const Config& default_config) const;
+  static std::vector<Config> first_use_candidates(const QueueTarget& target, TuningSubject& subject,
+                                                  const SearchSpace& space, const Config& default_config);
 
   std::mutex mutex_;
   std::map<OverrideKey, Config> overrides_;
