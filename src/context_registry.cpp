@@ -1,9 +1,35 @@
 #include "context_registry.hpp"
 
+#include <exception>
+#include <string>
+
+#include "environment.hpp"
+#include "log.hpp"
 #include "tilecl/runtime.hpp"
 
 namespace tilecl {
 namespace detail {
+
+std::size_t contexts_kept() {
+  static const std::size_t kept = [] {
+    constexpr std::size_t kDefault = 4;
+    const auto value = env_value("TILECL_CONTEXTS_KEPT");
+    if (!value) return kDefault;
+    std::size_t parsed = 0, used = 0;
+    try {
+      parsed = std::stoul(*value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != value->size() || parsed == 0) {
+      warn_once("TILECL_CONTEXTS_KEPT", "TILECL_CONTEXTS_KEPT=" + *value + " is not a positive whole number; keeping " +
+                                            std::to_string(kDefault) + " contexts");
+      return kDefault;
+    }
+    return parsed;
+  }();
+  return kept;
+}
 
 // Never destroyed: it holds contexts, which must not be released after the driver has unloaded.
 ContextRegistry& ContextRegistry::instance() {
@@ -26,7 +52,7 @@ void ContextRegistry::touch(const cl::Context& context) {
     }
   }
   recent_.push_front(context);
-  if (recent_.size() <= kContextsKept) return;
+  if (recent_.size() <= contexts_kept()) return;
   // The dropped context is released after the caches let go of their entries for it.
   cl::Context dropped = std::move(recent_.back());
   recent_.pop_back();

@@ -2,7 +2,7 @@
 // that the state of contexts an application has released does not accumulate.
 //
 // Every cache that keeps per-context state registers a pruner here, and calls touch() before it looks up or
-// inserts an entry. The registry remembers the kContextsKept most recently used contexts; when another one
+// inserts an entry. The registry remembers the contexts_kept() most recently used contexts; when another one
 // comes, or forget() is called, every cache drops its entries for contexts no longer remembered. Dropping
 // the state of a context still in use costs a rebuild (from the disk cache) and a new workspace, never a
 // wrong result: programs and workspaces in use are held by their leases.
@@ -22,8 +22,10 @@
 
 namespace tilecl::detail {
 
-// How many contexts' state is kept before the least recently used is dropped.
-constexpr std::size_t kContextsKept = 16;
+// How many contexts' state is kept before the least recently used is dropped: TILECL_CONTEXTS_KEPT, else 4.
+// A kept context costs what its driver holds for it and its programs: about 20 MB of host memory on PoCL and
+// about 100 MB on NVIDIA's (H200), so the default covers the few contexts an application uses at once.
+std::size_t contexts_kept();
 
 class ContextRegistry {
  public:
@@ -34,7 +36,7 @@ class ContextRegistry {
   using Pruner = std::function<void(const std::set<cl_context>& kept)>;
   void add_pruner(Pruner pruner);
 
-  // Marks `context` as the most recently used; drops the least recently used beyond kContextsKept.
+  // Marks `context` as the most recently used; drops the least recently used beyond contexts_kept().
   void touch(const cl::Context& context);
 
   // Drops every cache's state for `context` now.

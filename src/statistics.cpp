@@ -70,7 +70,7 @@ void reset_statistics() {
 CacheSizes cache_sizes() {
   CacheSizes sizes;
   sizes.contexts = detail::ContextRegistry::instance().size();
-  sizes.context_limit = detail::kContextsKept;
+  sizes.context_limit = detail::contexts_kept();
   sizes.programs = detail::ProgramCache::instance().size();
   sizes.workspaces = detail::workspace_count();
   sizes.tuning_queues = detail::TuningService::instance().profiling_queue_count();

@@ -37,9 +37,10 @@ void clear_program_cache();
 
 // Drops everything tilecl keeps for `context` (compiled programs and their kernels, workspaces, the tuning
 // queue), so the context's memory is freed once the application releases its own handles too. Optional:
-// tilecl keeps state for the `context_limit` most recently used contexts and drops the least recently used
-// beyond that, so an application that creates and releases contexts does not accumulate them either; a
-// dropped context that is used again is served as on its first use (programs come from the disk cache).
+// tilecl keeps state for the `context_limit` most recently used contexts (TILECL_CONTEXTS_KEPT, default 4)
+// and drops the least recently used beyond that, so an application that creates and releases contexts does
+// not accumulate them either; a dropped context that is used again is served as on its first use (programs
+// come from the disk cache).
 // Calls in flight on a forgotten context are unaffected.
 void forget_context(const cl::Context& context);
 
