@@ -163,14 +163,7 @@ ProgramCache::ProgramCache() {
 void ProgramCache::prune(const std::set<cl_context>& kept) {
   std::vector<Entry> dropped;  // released after the lock: releasing a program can take a while
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    if (kept.count(std::get<0>(it->first)) != 0) {
-      ++it;
-      continue;
-    }
-    dropped.push_back(std::move(it->second));
-    it = entries_.erase(it);
-  }
+  dropped = take_entries_not_kept(entries_, kept, [](const auto& key) { return std::get<0>(key); });
 }
 
 std::size_t ProgramCache::size() {

@@ -18,16 +18,9 @@ struct Registry {
   std::map<Key, std::pair<cl::Context, std::shared_ptr<WorkspaceLease::Slot>>> slots;
 
   void prune(const std::set<cl_context>& kept) {
-    std::vector<std::shared_ptr<WorkspaceLease::Slot>> dropped;  // released after the lock
+    std::vector<decltype(slots)::mapped_type> dropped;  // released after the lock
     std::lock_guard<std::mutex> lock(mutex);
-    for (auto it = slots.begin(); it != slots.end();) {
-      if (kept.count(std::get<0>(it->first)) != 0) {
-        ++it;
-        continue;
-      }
-      dropped.push_back(std::move(it->second.second));
-      it = slots.erase(it);
-    }
+    dropped = take_entries_not_kept(slots, kept, [](const Key& key) { return std::get<0>(key); });
   }
 };
 

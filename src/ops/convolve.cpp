@@ -320,9 +320,9 @@ cl::Buffer cached_taps(const std::string& op, const cl::Context& context, const 
     std::map<Key, std::pair<cl::Context, cl::Buffer>> buffers;
 
     void prune(const std::set<cl_context>& kept) {
+      std::vector<decltype(buffers)::mapped_type> dropped;  // released after the lock
       std::lock_guard<std::mutex> lock(mutex);
-      for (auto it = buffers.begin(); it != buffers.end();)
-        it = kept.count(it->first.first) != 0 ? std::next(it) : buffers.erase(it);
+      dropped = take_entries_not_kept(buffers, kept, [](const Key& key) { return key.first; });
     }
   };
   static auto* cache = [] {  // never destroyed: it holds OpenCL objects

@@ -83,14 +83,7 @@ TuningService::TuningService() {
 void TuningService::prune(const std::set<cl_context>& kept) {
   std::vector<cl::CommandQueue> dropped;  // released after the lock
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto it = profiling_queues_.begin(); it != profiling_queues_.end();) {
-    if (kept.count(it->first.first) != 0) {
-      ++it;
-      continue;
-    }
-    dropped.push_back(std::move(it->second));
-    it = profiling_queues_.erase(it);
-  }
+  dropped = take_entries_not_kept(profiling_queues_, kept, [](const auto& key) { return key.first; });
 }
 
 std::size_t TuningService::profiling_queue_count() {
