@@ -71,14 +71,7 @@ AreaClass area_class(std::uint64_t pixels) {
 }
 
 ImageSize parse_image_size(const std::string& op, const std::string& text, bool allow_channels) {
-  std::vector<std::uint64_t> sizes;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    auto cross = text.find('x', start);
-    if (cross == std::string::npos) cross = text.size();
-    sizes.push_back(parse_size(op, text.substr(start, cross - start)));
-    start = cross + 1;
-  }
+  const std::vector<std::uint64_t> sizes = parse_sizes(op, text);
   if (sizes.size() == 2 || (allow_channels && sizes.size() == 3)) {
     ImageSize size{sizes[0], sizes[1], sizes.size() == 3 ? sizes[2] : 1};
     if (size.width > 0 && size.height > 0 && size.channels > 0) return size;

@@ -52,7 +52,7 @@ std::uint64_t parse_size(const std::string& op, const std::string& text) {
   }
 }
 
-std::vector<std::uint64_t> parse_dimensions(const std::string& op, const std::string& text, std::size_t count) {
+std::vector<std::uint64_t> parse_sizes(const std::string& op, const std::string& text) {
   std::vector<std::uint64_t> sizes;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -61,6 +61,11 @@ std::vector<std::uint64_t> parse_dimensions(const std::string& op, const std::st
     sizes.push_back(parse_size(op, text.substr(start, cross - start)));
     start = cross + 1;
   }
+  return sizes;
+}
+
+std::vector<std::uint64_t> parse_dimensions(const std::string& op, const std::string& text, std::size_t count) {
+  const std::vector<std::uint64_t> sizes = parse_sizes(op, text);
   if (sizes.size() != count)
     throw Error(op, "shape", CL_INVALID_VALUE,
                 "'" + text + "' should have " + std::to_string(count) + " sizes separated by 'x'");

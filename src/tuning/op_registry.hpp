@@ -23,6 +23,8 @@ const std::vector<TunableOp>& tunable_op_registry();
 const TunableOp& find_tunable_op(const std::string& name);
 
 // Shape text helpers: "4096x4096x4096" or "n=1048576" or "2^20" -> numbers. Throws tilecl::Error.
+// The sizes of "AxBx..." in order (each as parse_size reads it), however many there are.
+std::vector<std::uint64_t> parse_sizes(const std::string& op, const std::string& text);
 std::vector<std::uint64_t> parse_dimensions(const std::string& op, const std::string& text, std::size_t count);
 std::uint64_t parse_size(const std::string& op, const std::string& text);
 
