@@ -65,7 +65,7 @@ std::vector<std::uint64_t> parse_sizes(const std::string& op, const std::string&
 }
 
 std::vector<std::uint64_t> parse_dimensions(const std::string& op, const std::string& text, std::size_t count) {
-  const std::vector<std::uint64_t> sizes = parse_sizes(op, text);
+  std::vector<std::uint64_t> sizes = parse_sizes(op, text);
   if (sizes.size() != count)
     throw Error(op, "shape", CL_INVALID_VALUE,
                 "'" + text + "' should have " + std::to_string(count) + " sizes separated by 'x'");
