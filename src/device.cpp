@@ -61,6 +61,7 @@ DeviceInfo query(const cl::Device& device) {
     info.extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
     info.native_vector_width_float = device.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT>();
     info.native_vector_width_double = device.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE>();
+    info.little_endian = device.getInfo<CL_DEVICE_ENDIAN_LITTLE>() == CL_TRUE;
   } catch (const cl::Error& error) {
     throw Error("device_info", "device", error.err(), std::string("querying the device failed in ") + error.what());
   }

@@ -38,7 +38,8 @@ struct DeviceInfo {
   unsigned native_vector_width_float = 1;
   unsigned native_vector_width_double = 1;
   bool fp64 = false;
-  bool subgroups = false;  // cl_khr_subgroups
+  bool subgroups = false;     // cl_khr_subgroups
+  bool little_endian = true;  // CL_DEVICE_ENDIAN_LITTLE: kernels that view bytes as words need it
   std::string extensions;
 
   bool is_cpu() const { return (type & CL_DEVICE_TYPE_CPU) != 0; }

@@ -846,12 +846,20 @@ SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dty
                                           {"TILE_X", {128, 64, 256, 32}},
                                           {"VEC", {4, 8, 2}},
                                           {"PAD", {0, 4}}};
-  if (!direct) tiled_parameters.push_back({"USE_LOCAL_INPUT", {0, 1}});
+  // Separable: where the row pass reads its windows (USE_LOCAL_INPUT) and whether a work-item loads all of
+  // its windows before filtering any (PREFETCH, 1 the GPU default).
+  if (!direct) {
+    tiled_parameters.push_back({"USE_LOCAL_INPUT", {0, 1}});
+    tiled_parameters.push_back({"PREFETCH", {1, 0}});
+  }
   VariantSpace tiled{"tiled", tiled_parameters, {vectors, tile_shape, tile_group, local_memory, radius}};
-  if (!direct)
-    tiled.constraints.push_back({"USE_LOCAL_INPUT in {0, 1}", [](const Values& v, const DeviceInfo&) {
-                                   return at(v, "USE_LOCAL_INPUT") == 0 || at(v, "USE_LOCAL_INPUT") == 1;
-                                 }});
+  if (!direct) {
+    for (const char* name : {"USE_LOCAL_INPUT", "PREFETCH"}) {
+      tiled.constraints.push_back({std::string(name) + " in {0, 1}", [name](const Values& v, const DeviceInfo&) {
+                                     return at(v, name) == 0 || at(v, name) == 1;
+                                   }});
+    }
+  }
   tiled.constraints.push_back(rows_per_item);
 
   // The CPU-shaped variants (vector, two_pass) round bytes by adding 2^23 (1, the CPU default: rint is a
@@ -890,7 +898,7 @@ Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype,
     // 4 rows per work-item: for a 9x9 Gaussian at 7680x4320 the H200 measured 0.090 ms with 4 rows against
     // 0.106 ms with 8 (tilecl tune, 2026-11-30). Smaller tiles while the local memory or the work-group limit
     // is exceeded.
-    const std::int64_t tile_x = shape.channels == 1 ? 128 : 32;
+    const std::int64_t tile_x = shape.channels == 1 ? (direct ? 128 : 64) : 32;
     std::vector<std::pair<std::int64_t, std::int64_t>> heights;  // (TILE_Y, WPT_Y)
     if (direct)
       heights = {{32, 4}, {16, 4}, {8, 2}};
@@ -901,7 +909,10 @@ Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype,
     for (std::int64_t x = tile_x; x >= 8; x /= 2) {
       for (auto [tile_y, wpt_y] : heights) {
         Config config{"tiled", {{"TILE_X", x}, {"TILE_Y", tile_y}, {"WPT_Y", wpt_y}, {"VEC", 4}, {"PAD", 0}}};
-        if (!direct) config.values["USE_LOCAL_INPUT"] = 0;
+        if (!direct) {
+          config.values["USE_LOCAL_INPUT"] = 0;
+          config.values["PREFETCH"] = 1;
+        }
         if (space.validate(config, device).empty()) return config;
       }
     }

@@ -103,8 +103,9 @@ void check_gray(const Config* config, std::size_t width, std::size_t height, Ima
   CHECK(test::from_device<T>(src_buffer, src.size()) == src);
 }
 
-// Both variants; every vector width, several chunks and rows per work-item, several work-group shapes and
-// none (the driver's choice); each setting with one element type (a program each), both types per variant.
+// Every variant; every vector width, several chunks and rows per work-item, several work-group shapes and
+// none (the driver's choice); each setting with one element type (a program each), both types per variant
+// that takes both.
 struct Setting {
   Config config;
   bool bytes;
@@ -122,6 +123,14 @@ std::vector<Setting> settings_to_sweep() {
     if (s[5] == 1) config.values["ROUND_BY_ADD"] = s[6];
     settings.push_back({config, s[5] == 1});
   }
+  // The words variant (bytes only): every vector width, both roundings, several work-group shapes and none.
+  const std::vector<std::array<std::int64_t, 4>> words_settings{// VEC, WG_X, WG_Y, ROUND_BY_ADD
+                                                                {16, 8, 2, 0},
+                                                                {8, 16, 1, 1},
+                                                                {4, 4, 4, 0},
+                                                                {16, 0, 1, 1}};
+  for (const auto& s : words_settings)
+    settings.push_back({{"words", {{"VEC", s[0]}, {"WG_X", s[1]}, {"WG_Y", s[2]}, {"ROUND_BY_ADD", s[3]}}}, true});
   return settings;
 }
 

@@ -291,10 +291,15 @@ Filter filter_of(const Setting& setting, std::size_t combination) {
   return Filter{setting.op, c.channels, c.border, radii.radius_x, radii.radius_y};
 }
 
+// A tiled setting; with local_input it is the separable kernel's, which also takes PREFETCH (all row-pass
+// windows of a work-item loaded before any is filtered).
 Config tiled(std::int64_t tile_x, std::int64_t tile_y, std::int64_t wpt_y, std::int64_t vec, std::int64_t pad,
-             std::optional<std::int64_t> local_input = std::nullopt) {
+             std::optional<std::int64_t> local_input = std::nullopt, std::int64_t prefetch = 1) {
   Config config{"tiled", {{"TILE_X", tile_x}, {"TILE_Y", tile_y}, {"WPT_Y", wpt_y}, {"VEC", vec}, {"PAD", pad}}};
-  if (local_input) config.values["USE_LOCAL_INPUT"] = *local_input;
+  if (local_input) {
+    config.values["USE_LOCAL_INPUT"] = *local_input;
+    config.values["PREFETCH"] = prefetch;
+  }
   return config;
 }
 
@@ -337,9 +342,10 @@ std::vector<Setting> swept_settings() {
           {Op::Separable, rounding(with_group({"two_pass", {{"VEC", 16}}}, 4, 4), 0), 2, 3, 2},
           {Op::Separable, rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}}}, 8, 1), 0), 0, 1, 2},
           {Op::Separable, rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 8}}}, 4, 2), 1), 2, 3, 0},
-          {Op::Separable, tiled(16, 8, 2, 4, 0, 0), 0, 1, 1},
-          {Op::Separable, tiled(8, 16, 4, 8, 8, 0), 2, 3, 2},
-          {Op::Separable, tiled(16, 8, 8, 2, 2, 1), 0, 1, 0}};
+          {Op::Separable, tiled(16, 8, 2, 4, 0, 0, 0), 0, 1, 1},
+          {Op::Separable, tiled(8, 16, 4, 8, 8, 0, 1), 2, 3, 2},
+          {Op::Separable, tiled(16, 8, 8, 2, 2, 1, 0), 0, 1, 0},
+          {Op::Separable, tiled(8, 12, 4, 4, 0, 1, 1), 1, 2, 3}};
 }
 
 const Config kNaive = with_group({"naive", {}}, 8, 4);
@@ -386,7 +392,8 @@ TEST_SUITE("ops.convolve") {
             {rounding(with_group({"two_pass", {{"VEC", 8}}}, 8, 1), round_by_add), true}};
         if (round_by_add == 0) {
           runs.push_back({with_group({"naive", {}}, 8, 1), false});
-          runs.push_back({tiled(16, 4, 2, 4, 0, 0), true});
+          runs.push_back({tiled(16, 4, 2, 4, 0, 0, 0), true});
+          runs.push_back({tiled(16, 4, 2, 4, 0, 0, 1), true});
         }
         for (const auto& [config, separable] : runs) {
           CAPTURE(config.to_string());
@@ -412,7 +419,7 @@ TEST_SUITE("ops.convolve") {
   }
 
   TEST_CASE("convolve: the GPU defaults' tile shapes are exact on an image with interior tiles") {
-    const Config direct = tiled(128, 32, 4, 4, 0), separable = tiled(128, 32, 8, 4, 0, 0);
+    const Config direct = tiled(128, 32, 4, 4, 0), separable = tiled(64, 32, 4, 4, 0, 0, 1);
     check_filter<float>(&direct, Filter{Op::Convolve2d, 1, Border::Mirror, 2, 2}, 300, 100, ImageLayout::Aligned, 0);
     check_filter<float>(&separable, Filter{Op::Gaussian, 1, Border::Mirror, 4, 4, 1.7}, 300, 100, ImageLayout::Ragged,
                         0);
