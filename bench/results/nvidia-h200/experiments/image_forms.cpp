@@ -2,7 +2,8 @@
 // Gray u8 and Gaussian/box float at 7680x4320: copy baselines, kernel forms of its own (below), and
 // kernels/color.cl and kernels/convolve.cl under build options, each timed with OpenCL events and checked.
 // Build: g++ -O2 -std=c++17 image_forms.cpp -lOpenCL; run: image_forms KERNEL_DIR [name filter]
-// (NVEXP_GAUSS=1 also runs the blur section). The image-forms-run*.txt files were made by successive
+// (NVEXP_GAUSS=1 also runs the blur section; NVEXP_FLOOR=1 runs only an empty kernel and copies of 8 MiB to
+// 512 MiB). The image-forms-run*.txt files were made by successive
 // versions of this file, against the kernels of their day: runs 2-3 passed UNPACK to a color.cl whose
 // vector kernel then took bytes out of words (since removed), run 2 passed STEPS to a convolve.cl with a
 // ring of row-pass rows (since removed), runs 3-5 PREFETCH to the convolve.cl of commit e967724.
@@ -113,6 +114,7 @@ __kernel void copy4(__global const float4* in, __global float4* out) { out[get_g
 __kernel void copy4_stride(__global const float4* in, __global float4* out, const int n) {
   for (int i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = in[i];
 }
+__kernel void empty(__global float4* out) {}
 __kernel void fill(__global float4* out) { out[get_global_id(0)] = (float4)(1.0f); }
 
 /* gray u8, 16 px per chunk from three uint4, bytes extracted one by one; chunks grid-strided over the image
@@ -270,6 +272,24 @@ int main(int argc, char** argv) {
   e.flush_kernel.setArg(0, e.flush);
 
   const int W = 7680, H = 4320;
+  if (std::getenv("NVEXP_FLOOR") != nullptr) {
+    cl::Buffer a(e.ctx, CL_MEM_READ_WRITE, 1u << 30), b(e.ctx, CL_MEM_READ_WRITE, 1u << 30);
+    e.q.enqueueFillBuffer(a, 1.0f, 0, 1u << 30);
+    cl::Kernel k(xp, "empty");
+    k.setArg(0, b);
+    for (size_t items : {size_t(256), size_t(2073600), size_t(8294400)})
+      report("empty kernel, " + std::to_string(items) + " items",
+             time_kernel(e, k, cl::NDRange(items), cl::NDRange(256)), 1.0, 1.0);
+    cl::Kernel c(xp, "copy4");
+    c.setArg(0, a), c.setArg(1, b);
+    for (size_t mib : {8, 16, 32, 48, 64, 96, 128, 256, 512}) {
+      size_t bytes = mib << 20;
+      report("copy float4 " + std::to_string(mib) + " MiB each way",
+             time_kernel(e, c, cl::NDRange(bytes / 16), cl::NDRange(256)), 2.0 * bytes, 4250e9 / 1e9);
+    }
+    std::fflush(stdout);
+    std::_Exit(0);
+  }
   const size_t px = size_t(W) * H;
   // copy baselines
   cl::Buffer big_in(e.ctx, CL_MEM_READ_WRITE, 1u << 30), big_out(e.ctx, CL_MEM_READ_WRITE, 1u << 30);
