@@ -43,12 +43,12 @@
  *          Default 16 for uchar, 4 for float (16-byte accesses either way).
  *   WPT_X  chunks of VEC pixels per work-item and row in color_rgb_to_gray_vector: 1 or more. Default 1.
  *   WPT_Y  rows per work-item in color_rgb_to_gray_vector: 1 or more. Default 1.
- *   ROUND_BY_ADD  bytes only (uchar DTYPE, and color_rgb_to_gray_words), how the sum is rounded: 0 rint (one
- * instruction on GPUs), 1 clamp to 0..255 first, then add and subtract 2^23 (PoCL's rint is a long software sequence:
- * gray uint8 at 7680x4320 went from 5.3 to 2.6 ms). The same results: in 0..255 the addition rounds to an integer, to
- * nearest with ties to even (OpenCL's default rounding mode; no -cl-fast-relaxed-math, so it is not folded), the
- * subtraction is exact, and clamping before or after rounding to the nearest integer agrees at integer bounds. Default
- * 0.
+ *   ROUND_BY_ADD  bytes only (DTYPE uchar, and color_rgb_to_gray_words), how the sum is rounded: 0 rint
+ *          (one instruction on GPUs), 1 clamp to 0..255 first, then add and subtract 2^23 (PoCL's rint is a
+ *          long software sequence: gray uint8 at 7680x4320 went from 5.3 to 2.6 ms). The same results: in
+ *          0..255 the addition rounds to an integer, to nearest with ties to even (OpenCL's default rounding
+ *          mode; no -cl-fast-relaxed-math, so it is not folded), the subtraction is exact, and clamping before
+ *          or after rounding to the nearest integer agrees at integer bounds. Default 0.
  */
 
 #ifndef DTYPE
@@ -131,8 +131,11 @@
 #define COLOR_CHANNEL(a, b, c, k) \
   shuffle2(shuffle2(a, b, (COLOR_MASK)(COLOR_LANES(COLOR_FROM_AB, k))), c, (COLOR_MASK)(COLOR_LANES(COLOR_FROM_TC, k)))
 
+/* The weighted sum every kernel forms, channel values as floats, with the weights named wr, wg, wb. */
+#define COLOR_SUM(r, g, b) (wr * (r) + wg * (g) + wb * (b))
+
 DTYPE color_gray_pixel(__global const DTYPE* p, const float wr, const float wg, const float wb) {
-  return COLOR_TO_DTYPE(wr * (float)p[0] + wg * (float)p[1] + wb * (float)p[2]);
+  return COLOR_TO_DTYPE(COLOR_SUM((float)p[0], (float)p[1], (float)p[2]));
 }
 
 __kernel void color_rgb_to_gray_naive(const int width, const int height, __global const DTYPE* restrict src,
@@ -223,7 +226,7 @@ __kernel void color_rgb_to_gray_vector(const int width, const int height, __glob
 /* Gray of the four pixels in three little-endian words (R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3), packed
  * into one word, pixel 0 in the low byte: the same sum and rounding as color_gray_pixel. */
 #define COLOR_BYTE(w, i) ((float)(((w) >> (8 * (i))) & 0xffu))
-#define COLOR_GRAY_OF(r, g, b) ((uint)COLOR_TO_UCHAR(wr * (r) + wg * (g) + wb * (b)))
+#define COLOR_GRAY_OF(r, g, b) ((uint)COLOR_TO_UCHAR(COLOR_SUM((r), (g), (b))))
 uint color_gray_of_words(const uint w0, const uint w1, const uint w2, const float wr, const float wg, const float wb) {
   const uint p0 = COLOR_GRAY_OF(COLOR_BYTE(w0, 0), COLOR_BYTE(w0, 1), COLOR_BYTE(w0, 2));
   const uint p1 = COLOR_GRAY_OF(COLOR_BYTE(w0, 3), COLOR_BYTE(w1, 0), COLOR_BYTE(w1, 1));
@@ -257,11 +260,9 @@ __kernel void color_rgb_to_gray_words(const int width, const int height, __globa
   __global const uchar* s = src + (long)y * src_pitch + 3 * x0;
   __global uchar* d = dst + (long)y * dst_pitch + x0;
   if (x0 + VEC > width) {
+    const float wr = weight_r, wg = weight_g, wb = weight_b;
     for (int i = 0; i < VEC; ++i) {
-      if (x0 + i < width) {
-        d[i] = COLOR_TO_UCHAR(weight_r * (float)s[3 * i] + weight_g * (float)s[3 * i + 1] +
-                              weight_b * (float)s[3 * i + 2]);
-      }
+      if (x0 + i < width) d[i] = COLOR_TO_UCHAR(COLOR_SUM((float)s[3 * i], (float)s[3 * i + 1], (float)s[3 * i + 2]));
     }
     return;
   }

@@ -249,7 +249,7 @@ Config rgb_to_gray_default_config(const DTypeInfo& dtype, const DeviceInfo& devi
     work_group = work_group_default(64, 64, device.max_work_group_size);
   } else if (dtype.size == 1 && device.little_endian) {
     // Bytes: 16 pixels per work-item taken apart as words (three 16-byte loads, one store), rint (one
-    // instruction on GPUs), 128 x 1 work-items: 36.5 us at 7680x4320 on an H200, the time of a copy of the
+    // instruction on GPUs), 128 x 1 work-items: 36.4 us at 7680x4320 on an H200, the time of a copy of the
     // same bytes, against 40.4 us for the best vector setting (2026-11-30, bench/results/nvidia-h200).
     config = Config{"words", {{"VEC", 16}, {"ROUND_BY_ADD", 0}}};
     work_group = work_group_default(128, 128, device.max_work_group_size);
