@@ -207,7 +207,8 @@ std::vector<VariantSpace> all_variant_spaces(const DTypeInfo& dtype, const std::
        {"WPT_M", {8, 4}},
        {"TILE_N", {128, 64, 256}},
        {"TILE_M", {128, 64, 256}},
-       {"SPLIT", regblock_splits, ParameterKind::Launch}},
+       {"SPLIT", regblock_splits, ParameterKind::Launch},
+       {"PACK", {0}, ParameterKind::Launch}},
       {{"TILE_M, TILE_N, TILE_K, WPT_M, WPT_N in [1, 1024], PAD in [0, 64] and VEC in {1, 2, 4, 8, 16}",
         [](const Values& v, const DeviceInfo&) {
           for (const char* name : {"TILE_M", "TILE_N", "TILE_K", "WPT_M", "WPT_N"})
@@ -252,7 +253,9 @@ std::vector<VariantSpace> all_variant_spaces(const DTypeInfo& dtype, const std::
           const auto x = at(v, "TILE_N") / at(v, "WPT_N"), y = at(v, "TILE_M") / at(v, "WPT_M");
           return x % warp_n == 0 && y % (32 / warp_n) == 0 && (x * y) % 32 == 0;
         }},
-       split_positive}};
+       split_positive,
+       {"PACK is 0 (operands that miss the vector-load rules are read element by element) or 1 (they are packed)",
+        [](const Values& v, const DeviceInfo&) { return is_switch(at(v, "PACK")); }}}};
 
   VariantSpace tiled{
       "tiled",
@@ -351,7 +354,8 @@ Config regblock_config(std::int64_t tile_m, std::int64_t tile_n, std::int64_t ti
            {"USE_DOUBLE_BUFFER", double_buffer},
            {"USE_PREFETCH", 1 - double_buffer},
            {"WARP_N", 0},
-           {"SPLIT", split}}};
+           {"SPLIT", split},
+           {"PACK", 0}}};
 }
 
 Config default_for(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
@@ -447,7 +451,8 @@ std::string variant_macro(const std::string& variant) {
   return name;
 }
 
-BuildOptions build_options_for(const DTypeInfo& dtype, const Config& config, const KernelProblem& p) {
+BuildOptions build_options_for(const DTypeInfo& dtype, const Config& config, const KernelProblem& p,
+                               bool aligned_a = true, bool aligned_b = true) {
   // Which parameters are build macros does not depend on the dtype or bucket.
   static const SearchSpace space(all_variant_spaces(dtype_of<float>(), "large"));
   BuildOptions options;
@@ -458,6 +463,10 @@ BuildOptions build_options_for(const DTypeInfo& dtype, const Config& config, con
   // The program holds only this variant's kernel (plus pack and reduce): 2-3x faster builds.
   options.define("GEMM_VARIANT", variant_macro(config.variant));
   space.add_build_macros(config, options);
+  if (config.variant == "regblock") {
+    options.define("USE_ALIGNED_A", aligned_a ? 1 : 0);
+    options.define("USE_ALIGNED_B", aligned_b ? 1 : 0);
+  }
   return options;
 }
 
@@ -548,8 +557,6 @@ cl::Event enqueue_gemm(const QueueTarget& target, cl::CommandQueue& queue, const
 
   const std::string& variant = config.variant;
   const KernelProblem p = oriented(row_major(call), variant);
-  auto program =
-      ProgramCache::instance().get(target.context, target.device, kFamily, build_options_for(dtype, config, p), kOp);
   const std::uint64_t vec = config.values.count("VEC") ? static_cast<std::uint64_t>(config.value("VEC")) : 1;
   const std::uint64_t k = p.k;
 
@@ -563,6 +570,15 @@ cl::Event enqueue_gemm(const QueueTarget& target, cl::CommandQueue& queue, const
     return dimension != 0 && (operand.ld % vec != 0 || operand.offset % vec != 0 || extent_along(dimension) % vec != 0);
   };
   bool pack_a = misses(p.a, a_dimension), pack_b = misses(p.b, b_dimension);
+  // regblock with PACK = 0 reads such an operand element by element instead (no pack launch).
+  bool aligned_a = true, aligned_b = true;
+  if (variant == "regblock" && config.value("PACK") == 0) {
+    aligned_a = !pack_a;
+    aligned_b = !pack_b;
+    pack_a = pack_b = false;
+  }
+  auto program = ProgramCache::instance().get(target.context, target.device, kFamily,
+                                              build_options_for(dtype, config, p, aligned_a, aligned_b), kOp);
   std::uint64_t k_run = k;
   if (k % vec != 0 && (a_dimension == 'k' || b_dimension == 'k') && (pack_a || pack_b)) {
     pack_a = pack_b = true;

@@ -163,7 +163,7 @@ std::vector<Problem> every_orientation(Problem base) {
 
 Config regblock(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::int64_t wpt_m, std::int64_t wpt_n,
                 std::int64_t vec, std::int64_t pad, std::int64_t double_buffer, std::int64_t prefetch,
-                std::int64_t warp_n = 0, std::int64_t split = 1) {
+                std::int64_t warp_n = 0, std::int64_t split = 1, std::int64_t pack = 0) {
   return {"regblock",
           {{"TILE_M", tile_m},
            {"TILE_N", tile_n},
@@ -175,7 +175,8 @@ Config regblock(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, s
            {"USE_DOUBLE_BUFFER", double_buffer},
            {"USE_PREFETCH", prefetch},
            {"WARP_N", warp_n},
-           {"SPLIT", split}}};
+           {"SPLIT", split},
+           {"PACK", pack}}};
 }
 Config cpu(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_t packed, std::int64_t wg_x,
            std::int64_t wg_y) {
@@ -211,10 +212,10 @@ std::vector<Config> more_settings() {
           naive(16, 16),
           tiled(16, 0),
           tiled(4, 1),
-          regblock(16, 16, 8, 4, 4, 4, 1, 0, 1),
+          regblock(16, 16, 8, 4, 4, 4, 1, 0, 1, 0, 1, 1),
           regblock(32, 32, 16, 4, 4, 2, 1, 0, 0, 4),
           regblock(16, 16, 4, 2, 2, 1, 1, 1, 0),
-          regblock(32, 32, 8, 8, 8, 8, 0, 1, 0),
+          regblock(32, 32, 8, 8, 8, 8, 0, 1, 0, 0, 1, 1),
           cpu(3, 32, 16, 0, 0, 0),
           cpu(2, 8, 4, 0, 8, 1),
           cpu(1, 4, 1, 1, 1, 8),
