@@ -318,11 +318,11 @@ TEST_SUITE("ops.transpose") {
         const Config preferred = detail::transpose_default_config(*dtype, *info);
         const auto space = detail::transpose_search_space(*dtype, *info);
         CHECK(space.validate(preferred, *info).empty());
-        // The default's variant is searched first, starting at the default itself.
+        // The default is one of the configurations a search tries (the tuner puts it first).
         const auto all = space.enumerate(*info);
         REQUIRE_FALSE(all.empty());
-        CHECK(all.front().variant == preferred.variant);
-        CHECK(all.size() < 1000);
+        CHECK(std::find(all.begin(), all.end(), preferred) != all.end());
+        CHECK(all.size() < 2000);
       }
       const Config gpu_default = detail::transpose_default_config(*dtype, gpu);
       CHECK(gpu_default.variant == "padded");
