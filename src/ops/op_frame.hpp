@@ -49,6 +49,7 @@ struct Resolved {
   bool is_explicit = false;  // given by the caller (tests, the tuner): the op runs exactly it, no shortcut
   std::shared_ptr<CompiledProgram> program;
   std::optional<CompiledProgram::Lease> kernel;
+  std::shared_ptr<CompiledProgram> helper_program;  // a second program some ops need (gemm's pack and reduce)
   std::shared_ptr<const void> plan;  // the op's decoded launch plan for this configuration (plan_as)
 
   // The op's plan of type P, made by make(config) on the first call and kept with the memo entry.
@@ -91,7 +92,7 @@ cl::Event run_op(const Op& op, const Config* explicit_config, cl::CommandQueue& 
   check_wait_list(op.name(), wait, target.context);
   if (explicit_config == nullptr) return op.enqueue(target, queue, resolve(op, target, call), call, wait);
   check_explicit_config(op.name(), op.space(*target.info, call), *explicit_config, *target.info);
-  Resolved once{*explicit_config, true, nullptr, std::nullopt, nullptr};
+  Resolved once{*explicit_config, true, nullptr, std::nullopt, nullptr, nullptr};
   return op.enqueue(target, queue, once, call, wait);
 }
 
