@@ -173,7 +173,9 @@ void explore_transpose(std::mt19937_64& random, int count) {
     const std::uint64_t rows = log_uniform(random, 1, 20000), cols = log_uniform(random, 1, 20000);
     for (int bytes : {4, 1, 8}) {
       if (bytes != 4 && i % 2) continue;
-      cl::Buffer in = filled(rows * cols * bytes), out = filled(rows * cols * bytes);
+      // Packed (ld = cols, rows), and for large 4-byte shapes also leading dimensions padded to multiples of 16
+      // (aligned rows): the difference is what misaligned rows cost.
+      cl::Buffer in = filled(rows * (cols + 16) * bytes), out = filled((rows + 16) * cols * bytes);
       const std::string shape = "\"rows\":" + std::to_string(rows) + ",\"cols\":" + std::to_string(cols) +
                                 ",\"bytes\":" + std::to_string(bytes);
       auto record = [&](const std::string& name, const std::function<void()>& run) {
@@ -205,6 +207,10 @@ void explore_transpose(std::mt19937_64& random, int count) {
         }
       };
       record("tilecl", [&] { run(nullptr); });
+      if (bytes == 4 && rows * cols > (1u << 22)) {
+        const std::uint64_t in_ld = (cols + 15) / 16 * 16, out_ld = (rows + 15) / 16 * 16;
+        record("tilecl aligned-ld", [&] { transpose<float>(queue, rows, cols, in, 0, in_ld, out, 0, out_ld); });
+      }
       if (bytes != 1)
         record("clblast", [&] {
           cl_command_queue raw = queue();
@@ -216,7 +222,7 @@ void explore_transpose(std::mt19937_64& random, int count) {
           if (st != CLBlastSuccess) throw std::runtime_error("clblast");
           if (e) clReleaseEvent(e);
         });
-      for (int tile : {32, 64}) {
+      for (int tile : {64}) {
         for (int vec : {1, 2, 4, 8, 16}) {
           if (vec * bytes > 16 || vec * bytes < 4 || tile % vec) continue;
           for (int wg_y : {4, 8, 16}) {

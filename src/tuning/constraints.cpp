@@ -20,13 +20,13 @@ std::string parenthesized_product(const std::vector<std::string>& names) {
 
 std::int64_t product(const Values& values, const std::vector<std::string>& names) {
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
-  __int128 result = 1;
+  std::int64_t result = 1;
   for (const auto& name : names) {
-    result *= at(values, name.c_str());
-    if (result > kMax) return kMax;
-    if (result < -kMax) return -kMax;
+    const std::int64_t value = at(values, name.c_str());
+    const bool negative = (result < 0) != (value < 0);
+    if (__builtin_mul_overflow(result, value, &result)) return negative ? -kMax : kMax;
   }
-  return static_cast<std::int64_t>(result);
+  return result;
 }
 
 Constraint one_of(const std::string& name, const std::vector<std::int64_t>& allowed) {

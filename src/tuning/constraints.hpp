@@ -1,6 +1,6 @@
 // Constraints that describe themselves: each helper builds a Constraint whose description is written from the
 // parameter names it was given ("TILE_M % WPT_M == 0"), so the text an override error shows can never drift
-// from the test it names. Every product is formed in 128 bits: a constraint never overflows, whatever values a
+// from the test it names. Every product saturates instead of wrapping: a constraint never overflows, whatever values a
 // hand-edited tuning database or an override holds (the search space also bounds every parameter by its range
 // before any constraint runs).
 #pragma once

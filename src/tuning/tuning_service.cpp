@@ -4,10 +4,10 @@
 #include <random>
 
 #include "context_registry.hpp"
-#include "ops/op_frame.hpp"
 #include "environment.hpp"
 #include "kernel_sources.hpp"
 #include "log.hpp"
+#include "ops/op_frame.hpp"
 #include "program_cache.hpp"
 #include "statistics.hpp"
 #include "tilecl/error.hpp"

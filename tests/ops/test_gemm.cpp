@@ -413,8 +413,10 @@ TEST_SUITE("ops.gemm") {
     CHECK(op.make_subject("float", "1x4096x4096:NT")->key().bucket == "gemv-dots:m0n12k12:NT");
     CHECK(op.make_subject("double", "4096x1x4096:NN:col")->key().bucket == "gemv-rows:m0n12k12:NN");
     // Sizes in steps of a power of four: 1000 and 1023 share a class, 1024 starts the next.
-    CHECK(op.make_subject("float", "1000x1000x1000")->key().bucket == op.make_subject("float", "1023x700x600")->key().bucket);
-    CHECK(op.make_subject("float", "1000x1000x1000")->key().bucket != op.make_subject("float", "1024x1000x1000")->key().bucket);
+    CHECK(op.make_subject("float", "1000x1000x1000")->key().bucket ==
+          op.make_subject("float", "1023x700x600")->key().bucket);
+    CHECK(op.make_subject("float", "1000x1000x1000")->key().bucket !=
+          op.make_subject("float", "1024x1000x1000")->key().bucket);
     expect_error([&] { op.make_subject("float", "1x2x3:XY"); }, "shape", "CL_INVALID_VALUE");
     expect_error([&] { op.make_subject("float", "1x2"); }, "shape", "CL_INVALID_VALUE");
     expect_error([&] { op.make_subject("int32", "1x2x3"); }, "dtype", "CL_INVALID_VALUE");
@@ -449,7 +451,8 @@ TEST_SUITE("ops.gemm") {
     small_gpu.max_work_item_sizes = {256, 256, 64};
     Config fallback = detail::gemm_default_config(f32, "large", small_gpu);
     CHECK(fallback.variant == "regblock");
-    CHECK(value(fallback, "TILE_M") * value(fallback, "TILE_N") / (value(fallback, "WPT_M") * value(fallback, "WPT_N")) <=
+    CHECK(value(fallback, "TILE_M") * value(fallback, "TILE_N") /
+              (value(fallback, "WPT_M") * value(fallback, "WPT_N")) <=
           256);
     // A CPU: the kernel without local memory, one SIMD register per vector.
     DeviceInfo cpu_device = *device().info;

@@ -44,8 +44,8 @@ class LaunchChain {
 // NULL local size would cost a compile for every new matrix shape.
 cl::NDRange helper_local(const DeviceInfo& device, std::size_t x, std::size_t y) {
   if (device.is_cpu()) y = std::min<std::size_t>(y, 4);
-  while (x * y > 1 && (x * y > device.max_work_group_size || x > device.max_work_item_sizes[0] ||
-                       y > device.max_work_item_sizes[1]))
+  while (x * y > 1 &&
+         (x * y > device.max_work_group_size || x > device.max_work_item_sizes[0] || y > device.max_work_item_sizes[1]))
     y > 1 ? y /= 2 : x /= 2;
   return cl::NDRange(x, y);
 }
@@ -137,12 +137,14 @@ template <typename T>
 cl::Event enqueue_gemm(const QueueTarget& target, cl::CommandQueue& queue, Resolved& resolved, const Call& call,
                        T alpha, T beta, const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
   const DTypeInfo& dtype = dtype_of<T>();
-  if (alpha == T(0) || call.k == 0) return enqueue_scale<T>(target, queue, resolved, row_major(call), beta, wait, events);
+  if (alpha == T(0) || call.k == 0)
+    return enqueue_scale<T>(target, queue, resolved, row_major(call), beta, wait, events);
 
   const Plan plan = make_plan(resolved.config, row_major(call));
-  cl::Kernel& kernel = resolved.program ? resolved.kernel->kernel()
-                                        : resolved.main_kernel(target, kFamily, main_options(dtype, resolved.config, plan),
-                                                               plan.kernel, kOp);
+  cl::Kernel& kernel =
+      resolved.program
+          ? resolved.kernel->kernel()
+          : resolved.main_kernel(target, kFamily, main_options(dtype, resolved.config, plan), plan.kernel, kOp);
   check_work_group_fits(kOp, *resolved.program, plan.kernel, plan.work_group);
   // Programs are built before the workspace is leased: a compile never holds the workspace's lock.
   CompiledProgram* helpers = plan.workspace > 0 ? &helper_program(target, dtype, resolved) : nullptr;

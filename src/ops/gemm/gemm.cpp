@@ -99,7 +99,8 @@ cl::Event gemm_with(const Config& config, cl::CommandQueue& queue, Layout layout
                     std::size_t m, std::size_t n, std::size_t k, T alpha, const cl::Buffer& a, std::size_t a_offset,
                     std::size_t lda, const cl::Buffer& b, std::size_t b_offset, std::size_t ldb, T beta, cl::Buffer& c,
                     std::size_t c_offset, std::size_t ldc, const std::vector<cl::Event>* wait) {
-  const auto call = gemm::make_call(layout, trans_a, trans_b, m, n, k, a, a_offset, lda, b, b_offset, ldb, c, c_offset, ldc);
+  const auto call =
+      gemm::make_call(layout, trans_a, trans_b, m, n, k, a, a_offset, lda, b, b_offset, ldb, c, c_offset, ldc);
   return run_op(gemm::GemmOp<T>{}, &config, queue, {call, alpha, beta, nullptr}, wait);
 }
 
@@ -110,7 +111,8 @@ std::vector<cl::Event> gemm_with_events(const Config& config, cl::CommandQueue& 
                                         std::size_t b_offset, std::size_t ldb, T beta, cl::Buffer& c,
                                         std::size_t c_offset, std::size_t ldc) {
   std::vector<cl::Event> events;
-  const auto call = gemm::make_call(layout, trans_a, trans_b, m, n, k, a, a_offset, lda, b, b_offset, ldb, c, c_offset, ldc);
+  const auto call =
+      gemm::make_call(layout, trans_a, trans_b, m, n, k, a, a_offset, lda, b, b_offset, ldb, c, c_offset, ldc);
   run_op(gemm::GemmOp<T>{}, &config, queue, {call, alpha, beta, &events}, nullptr);
   return events;
 }

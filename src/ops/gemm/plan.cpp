@@ -41,7 +41,8 @@ std::uint64_t value_of(const Config& config, const char* name) {
 void plan_vector_loads(const Config& config, Plan& plan) {
   const KernelProblem& p = plan.p;
   const std::uint64_t vec = plan.vec, k = p.k;
-  const char a_dimension = vector_dimension(plan.variant, true, p), b_dimension = vector_dimension(plan.variant, false, p);
+  const char a_dimension = vector_dimension(plan.variant, true, p),
+             b_dimension = vector_dimension(plan.variant, false, p);
   auto extent_along = [&](char dimension) { return dimension == 'm' ? p.m : dimension == 'n' ? p.n : k; };
   auto misses = [&](const Operand& operand, char dimension) {
     return dimension != 0 && (operand.ld % vec != 0 || operand.offset % vec != 0 || extent_along(dimension) % vec != 0);
@@ -196,7 +197,9 @@ BuildOptions main_options(const DTypeInfo& dtype, const Config& config, const Pl
 }
 
 std::uint64_t program_code(const KernelProblem& p) {
-  auto operand_bits = [](const Operand& operand) { return std::min(alignment_bits(operand.ld), alignment_bits(operand.offset)); };
+  auto operand_bits = [](const Operand& operand) {
+    return std::min(alignment_bits(operand.ld), alignment_bits(operand.offset));
+  };
   return static_cast<std::uint64_t>(p.trans_a) | static_cast<std::uint64_t>(p.trans_b) << 1 |
          static_cast<std::uint64_t>(p.n < p.m) << 2 | static_cast<std::uint64_t>(p.n == p.m) << 3 |
          operand_bits(p.a) << 4 | operand_bits(p.b) << 7 | alignment_bits(p.m) << 10 | alignment_bits(p.n) << 13 |

@@ -31,11 +31,11 @@ struct Plan {
   std::uint64_t vec = 1;
   bool aligned_a = true, aligned_b = true;  // regblock: aligned vector loads (else element loads)
   bool pack_a = false, pack_b = false;
-  std::uint64_t k_run = 0;                  // K the main kernel runs (rounded up to VEC when packing pads K)
+  std::uint64_t k_run = 0;  // K the main kernel runs (rounded up to VEC when packing pads K)
   Extent a_stored, b_stored, a_packed, b_packed, c_stored;
-  std::uint64_t slices = 1, k_slice = 0;    // K split: slices of k_slice
-  std::uint64_t w_ld = 0, w_stride = 0;     // the partials of each slice: c_stored rows x w_ld, w_stride apart
-  bool panels = false;                      // gemm_cpu with USE_PACKED_B
+  std::uint64_t slices = 1, k_slice = 0;  // K split: slices of k_slice
+  std::uint64_t w_ld = 0, w_stride = 0;   // the partials of each slice: c_stored rows x w_ld, w_stride apart
+  bool panels = false;                    // gemm_cpu with USE_PACKED_B
   std::uint64_t panel = 1, panel_stride = 0;
   std::uint64_t a_at = 0, b_at = 0, w_at = 0, panels_at = 0, workspace = 0;  // workspace layout, in elements
   cl::NDRange global, local;

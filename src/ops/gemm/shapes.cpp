@@ -22,7 +22,6 @@ std::uint64_t size_bin(std::uint64_t x) {
 
 // ---- CPUs ---------------------------------------------------------------------------------------------------
 
-
 // Measured with PoCL on AVX-512 (docs/notes/gemm.md): one SIMD register per vector, 6 rows x 4 vectors of
 // accumulators where there are 32 vector registers (native float width 16), 6 x 2 where there are 16; B packed into
 // k-major panels; a work-group along M so neighbours share a panel in cache. Work-group sizes are fixed, never the
@@ -70,7 +69,11 @@ std::vector<Config> skinny_configs(const DTypeInfo& dtype, const std::string& ca
     const std::int64_t rows = category == "gemv-rows" ? 1 : 4, wg_x = category == "gemv-rows" ? 64 : 32;
     const std::uint64_t groups = ceil_div(wide_side, wg_x * wide) * ceil_div(narrow, rows);
     return {{"skinny_m",
-             {{"WPT_M", rows}, {"VEC", wide}, {"WG_X", wg_x}, {"WG_Y", 256 / wg_x}, {"SPLIT", split_for(groups, 4 * units)}}},
+             {{"WPT_M", rows},
+              {"VEC", wide},
+              {"WG_X", wg_x},
+              {"WG_Y", 256 / wg_x},
+              {"SPLIT", split_for(groups, 4 * units)}}},
             {"skinny_m", {{"WPT_M", rows}, {"VEC", 1}, {"WG_X", 16}, {"WG_Y", 4}, {"SPLIT", 1}}}};
   }
   const std::int64_t rows = category == "gemv-dots" ? 2 : 1, cols = category == "gemv-dots" ? 1 : 4;
@@ -128,7 +131,8 @@ double model_time(const Tiling& t, std::int64_t split, const KernelProblem& p, s
   const double per_unit = std::ceil(groups / static_cast<double>(units));
   const double k_slice = std::ceil(static_cast<double>(p.k) / split / 16.0) * 16.0;
   const double fill = std::min(1.0, per_unit / t.resident);
-  const double compute = per_unit * static_cast<double>(t.tile_m * t.tile_n) * k_slice / (t.efficiency * std::sqrt(fill));
+  const double compute =
+      per_unit * static_cast<double>(t.tile_m * t.tile_n) * k_slice / (t.efficiency * std::sqrt(fill));
   // The reduction reads every slice's partial C and writes C (bytes, in the same units at ~25 bytes per FMA slot).
   const double reduce = split > 1 ? 4e4 + static_cast<double>(p.m * p.n) * (split + 1) * 8.0 / units * 8.0 : 0;
   return compute + reduce + 2e4 * (split > 1 ? 2 : 1);
@@ -206,7 +210,8 @@ std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& 
   } else {
     if (is_skinny(category)) ranked = skinny_configs(dtype, category, p, device);
     for (auto& config : regblock_ranked(dtype, p, device)) ranked.push_back(std::move(config));
-    if (category == "small") ranked.insert(ranked.begin() + std::min<std::size_t>(1, ranked.size()), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
+    if (category == "small")
+      ranked.insert(ranked.begin() + std::min<std::size_t>(1, ranked.size()), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
   }
   ranked.push_back({"tiled", {{"TILE", 8}, {"PAD", 1}}});
   ranked.push_back({"naive", {{"WG_X", 8}, {"WG_Y", 8}}});

@@ -41,7 +41,8 @@ class GemmSubject : public TuningSubject {
   TuningKey key() const override { return {kOp, dtype_of<T>().name, class_name(problem_)}; }
   std::string family() const override { return kFamily; }
   std::string timing_shape() const override {
-    const std::string sizes = std::to_string(timed_.m) + "x" + std::to_string(timed_.n) + "x" + std::to_string(timed_.k);
+    const std::string sizes =
+        std::to_string(timed_.m) + "x" + std::to_string(timed_.n) + "x" + std::to_string(timed_.k);
     if (!timed_.trans_a && !timed_.trans_b) return sizes;
     return sizes + ":" + (timed_.trans_a ? "T" : "N") + (timed_.trans_b ? "T" : "N");
   }
@@ -95,8 +96,8 @@ class GemmSubject : public TuningSubject {
       queue.enqueueWriteBuffer(verify_c_, CL_TRUE, 0, start.size() * sizeof(T), start.data());
       const Shape& s = verify_;
       gemm_with<T>(config, queue, Layout::RowMajor, trans(s.trans_a), trans(s.trans_b), s.m, s.n, s.k, T(kAlpha),
-                   verify_a_, kOffset, s.lda, verify_b_, kOffset, s.ldb, T(beta_zero ? 0.0 : kBeta), verify_c_,
-                   kOffset, s.ldc)
+                   verify_a_, kOffset, s.lda, verify_b_, kOffset, s.ldb, T(beta_zero ? 0.0 : kBeta), verify_c_, kOffset,
+                   s.ldc)
           .wait();
       const std::string difference = compare(download<T>(queue, verify_c_, start.size()), pass);
       if (!difference.empty()) return difference + (beta_zero ? " (beta = 0 over NaN)" : "");
