@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pyopencl as cl
@@ -86,3 +87,28 @@ def test_a_python_call_costs_little_more_than_the_cpp_call(queue):
     cpp, python = _bench.call_overhead(queue, calls=500, synchronous=True)
     print(f"vector_add of 16 floats: C++ {cpp}, Python {python}")
     assert python.cpu - cpp.cpu < 60e-6  # CPU time of the calling thread; the target is 20 us, the margin for noise
+
+
+def test_ops_wait_for_wait_for_and_for_arrays_of_other_queues(queue):
+    x = cl_array.to_device(queue, np.arange(1000, dtype=np.float32))
+    queue.finish()
+    for make_call in (lambda gate: tilecl.vector_add(x, x, wait_for=[gate]),
+                      lambda gate: (x.add_event(gate), tilecl.vector_add(x, x, queue=cl.CommandQueue(queue.context)))[1]):
+        gate = cl.UserEvent(queue.context)
+        result = make_call(gate)
+        event = result.events[-1]
+        time.sleep(0.2)  # long enough for a call that did not wait to have finished
+        assert event.command_execution_status != cl.command_execution_status.COMPLETE
+        gate.set_status(cl.command_execution_status.COMPLETE)
+        event.wait()
+        np.testing.assert_array_equal(result.get(), 2 * np.arange(1000, dtype=np.float32))
+        x.events.clear()
+
+
+def test_the_readme_quick_start_runs(queue):
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md")).read()
+    block = readme.split("**Quick start** (run by the tests", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    names = {}
+    exec(compile(block, "README.md", "exec"), names)
+    assert names["blurred"].shape == (480, 640, 3) and names["smooth"].shape == (480, 640)
+    np.testing.assert_allclose(names["c"].get(), names["product"], rtol=1e-4, atol=1e-4)

@@ -11,10 +11,11 @@ The C++ ``tilecl bench`` is the full benchmark (limits, peers, first-call latenc
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import statistics
 import time
-from typing import Callable, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import pyopencl as cl
@@ -22,6 +23,7 @@ import pyopencl.array as cl_array
 
 from . import _core, _image, _linear_algebra
 from . import numpy as tilecl_numpy
+from ._calls import place
 from ._table import print_table
 
 
@@ -51,12 +53,12 @@ class CallCost(NamedTuple):
 def call_overhead(queue: cl.CommandQueue, calls: int, synchronous: bool, n: int = 16) -> Tuple[CallCost, CallCost]:
     """(C++, Python) cost per call of vector_add on ``n`` floats, the best of 5 runs of ``calls`` calls each."""
     a, b, c = (cl_array.to_device(queue, np.arange(n, dtype=np.float32)) for _ in range(3))
-    handles = (a.base_data.int_ptr, b.base_data.int_ptr, c.base_data.int_ptr)
+    first, second, result = (place("bench", "array", array)[0] for array in (a, b, c))
     queue.finish()
 
     def cpp_loop() -> CallCost:
         start = time.thread_time()
-        wall = _core.time_vector_add(queue.int_ptr, n, *handles, calls, synchronous)
+        wall = _core.time_vector_add(queue.int_ptr, n, first, second, result, calls, synchronous)
         return CallCost(wall, (time.thread_time() - start) / calls)
 
     def python_loop() -> CallCost:
@@ -74,34 +76,38 @@ def call_overhead(queue: cl.CommandQueue, calls: int, synchronous: bool, n: int 
     return best[0], best[1]
 
 
-def _rows(queue: cl.CommandQueue, quick: bool) -> List[Tuple[str, str, float, str, float]]:
-    """(op, shape, tilecl seconds, peer name, peer seconds) for a few ops."""
-    repeats = 3 if quick else 10
+Case = Tuple[str, str, Callable[[], object], str, Optional[Callable[[], object]]]
+
+
+def _cases(queue: cl.CommandQueue, quick: bool) -> List[Case]:
+    """(op, shape, tilecl call, peer name, peer call or None) for a few ops, on random data."""
     rng = np.random.default_rng(1)
     side = 512 if quick else 1024
     height, width = (540, 960) if quick else (1080, 1920)
     image = rng.integers(0, 256, size=(height, width), dtype=np.uint8)
-    image_f = image.astype(np.float32)
-    matrix_a, matrix_b = (rng.standard_normal((side, side), dtype=np.float32) for _ in range(2))
-    vector = rng.standard_normal(1 << (20 if quick else 24), dtype=np.float32)
-    device = {name: cl_array.to_device(queue, value) for name, value in
-              (("image", image), ("image_f", image_f), ("a", matrix_a), ("b", matrix_b), ("x", vector))}
-    rows = [("gemm", f"{side}^3 float32", median_seconds(lambda: _linear_algebra.gemm(device["a"], device["b"]),
-                                                         repeats, queue),
-             "numpy a @ b", median_seconds(lambda: matrix_a @ matrix_b, repeats)),
-            ("sum", f"n={vector.size} float32", median_seconds(lambda: _linear_algebra.sum(device["x"]), repeats, queue),
-             "numpy sum", median_seconds(vector.sum, repeats))]
-    cv2 = __import__("cv2") if importlib.util.find_spec("cv2") else None
-    for name, host in (("image", image), ("image_f", image_f)):
-        peer = (lambda host=host: cv2.GaussianBlur(host, (9, 9), 1.5)) if cv2 else None
-        rows.append(("gaussian_blur 9x9", f"{width}x{height} {host.dtype}",
-                     median_seconds(lambda name=name: _image.gaussian_blur(device[name], 1.5, radius=4), repeats, queue),
-                     "OpenCV GaussianBlur" if cv2 else "-", median_seconds(peer, repeats) if peer else float("nan")))
-    rows.append(("numpy.gaussian_blur 9x9", f"{width}x{height} uint8 (transfers)",
-                 median_seconds(lambda: tilecl_numpy.gaussian_blur(image, 1.5, radius=4, queue=queue), repeats),
-                 "OpenCV GaussianBlur" if cv2 else "-",
-                 median_seconds(lambda: cv2.GaussianBlur(image, (9, 9), 1.5), repeats) if cv2 else float("nan")))
-    return rows
+    images: Dict[str, np.ndarray] = {"uint8": image, "float32": image.astype(np.float32)}
+    a, b = (rng.standard_normal((side, side), dtype=np.float32) for _ in range(2))
+    x = rng.standard_normal(1 << (20 if quick else 24), dtype=np.float32)
+    device = {name: cl_array.to_device(queue, value) for name, value in (("a", a), ("b", b), ("x", x))}
+    device.update((name, cl_array.to_device(queue, value)) for name, value in images.items())
+    cv2: Any = importlib.import_module("cv2") if importlib.util.find_spec("cv2") else None
+    blur_peer = "OpenCV GaussianBlur" if cv2 else "-"
+
+    def opencv_blur(host: np.ndarray) -> Optional[Callable[[], object]]:
+        return (lambda: cv2.GaussianBlur(host, (9, 9), 1.5)) if cv2 else None
+
+    cases: List[Case] = [
+        ("gemm", f"{side}^3 float32", lambda: _linear_algebra.gemm(device["a"], device["b"]), "numpy a @ b",
+         lambda: a @ b),
+        ("sum", f"n={x.size} float32", lambda: _linear_algebra.sum(device["x"]), "numpy sum", x.sum)]
+    def blur(name: str) -> Callable[[], object]:
+        return lambda: _image.gaussian_blur(device[name], 1.5, radius=4)
+
+    for name, host in images.items():
+        cases.append(("gaussian_blur 9x9", f"{width}x{height} {name}", blur(name), blur_peer, opencv_blur(host)))
+    cases.append(("numpy.gaussian_blur 9x9", f"{width}x{height} uint8 (with transfers)",
+                  lambda: tilecl_numpy.gaussian_blur(image, 1.5, radius=4, queue=queue), blur_peer, opencv_blur(image)))
+    return cases
 
 
 def run(queue: cl.CommandQueue, quick: bool = False) -> None:
@@ -115,6 +121,12 @@ def run(queue: cl.CommandQueue, quick: bool = False) -> None:
               f"({python.cpu * 1e6:.1f} us CPU): Python adds {(python.wall - cpp.wall) * 1e6:.1f} us "
               f"({(python.cpu - cpp.cpu) * 1e6:.1f} us CPU)")
     print()
-    rows = [(op, shape, f"{ours * 1e3:.2f}", peer, f"{theirs * 1e3:.2f}",
-             f"{theirs / ours:.2f}x" if theirs == theirs else "-") for op, shape, ours, peer, theirs in _rows(queue, quick)]
+    repeats = 3 if quick else 10
+    rows = []
+    for op, shape, ours, peer, theirs in _cases(queue, quick):
+        ours_seconds = median_seconds(ours, repeats, queue)
+        theirs_seconds = median_seconds(theirs, repeats) if theirs else None
+        rows.append((op, shape, f"{ours_seconds * 1e3:.2f}", peer,
+                     f"{theirs_seconds * 1e3:.2f}" if theirs_seconds else "-",
+                     f"{theirs_seconds / ours_seconds:.2f}x" if theirs_seconds else "-"))
     print_table(("op", "shape", "tilecl ms", "peer", "peer ms", "tilecl / peer"), rows)

@@ -137,8 +137,8 @@ def separable_filter(src: Array, row_kernel: Any, column_kernel: Any, out: Optio
 
 def _radii(op: str, radius: Union[int, Tuple[int, int]]) -> Tuple[int, int]:
     """(radius_x, radius_y) from one radius or a pair, each a non-negative integer."""
-    pair = (radius, radius) if np.ndim(radius) == 0 else tuple(radius)
-    if len(pair) != 2 or any(int(value) != value or value < 0 for value in pair):
+    pair = tuple(radius) if isinstance(radius, (tuple, list)) else (radius, radius)
+    if len(pair) != 2 or not all(isinstance(value, (int, np.integer)) and value >= 0 for value in pair):
         refuse(op, "radius", f"{radius!r} is not a non-negative integer or a pair (radius_x, radius_y) of them")
     return int(pair[0]), int(pair[1])
 
@@ -161,7 +161,7 @@ def gaussian_blur(src: Array, sigma: float, out: Optional[Array] = None, *, bord
     ceil(3 sigma) (taps exp(-d^2 / (2 sigma^2)) for |d| <= radius, normalised: OpenCV's GaussianBlur with ksize
     2 radius + 1)."""
     op = "gaussian_blur"
-    if radius is not None and (int(radius) != radius or radius < 0):
+    if radius is not None and not (isinstance(radius, (int, np.integer)) and radius >= 0):
         refuse(op, "radius", f"{radius!r} is not a non-negative integer")
     return _filter(op, _core.gaussian_blur, src, out, queue, wait_for, (), float(sigma),
                    int(enumerator(op, "border", Border, border)), None if radius is None else int(radius))

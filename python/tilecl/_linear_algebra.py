@@ -197,12 +197,13 @@ def gemm(a: Array, b: Array, out: Optional[Array] = None, *, alpha: float = 1.0,
     queue = queue_of(op, (a, b, out), queue)
     result = out if out is not None else new_array(queue, (m, n), a.dtype, a)
     order = "C" if leading_dimension(device_array(op, "out", result), "C") is not None else "F"
-    if leading_dimension(result, order) is None:
+    ldc = leading_dimension(result, order)
+    if ldc is None:
         refuse(op, "out", f"neither rows nor columns are contiguous (strides {tuple(result.strides)})")
     trans_a, lda = _stored(op, "a", a, order)
     trans_b, ldb = _stored(op, "b", b, order)
     handle = _core.gemm(dtype, queue.int_ptr, 0 if order == "C" else 1, trans_a, trans_b, m, n, k, float(alpha),
-                        *place(op, "a", a), lda, *place(op, "b", b), ldb, float(beta), *place(op, "out", result),
-                        leading_dimension(result, order), wait_handles(queue, (a, b, out), wait_for))
+                        *place(op, "a", a), lda, *place(op, "b", b), ldb, float(beta), *place(op, "out", result), ldc,
+                        wait_handles(queue, (a, b, out), wait_for))
     attach(handle, (result,))
     return result
