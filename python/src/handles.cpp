@@ -6,7 +6,7 @@ namespace tilecl::python {
 
 WaitList::WaitList(const HandleList& handles) {
   events_.reserve(handles.size());
-  for (Handle handle : handles) events_.emplace_back(reinterpret_cast<cl_event>(handle), true);
+  for (Handle handle : handles) events_.emplace_back(from_handle<cl_event>(handle), true);
 }
 
 Handle hand_over(const cl::Event& event) {

@@ -16,12 +16,18 @@ namespace tilecl::python {
 using Handle = std::uintptr_t;
 using HandleList = std::vector<Handle>;
 
-inline cl::CommandQueue queue_from(Handle handle) {
-  return cl::CommandQueue(reinterpret_cast<cl_command_queue>(handle), true);
+// The OpenCL handle an integer from PyOpenCL stands for.
+template <typename ClHandle>
+ClHandle from_handle(Handle handle) {
+  return reinterpret_cast<ClHandle>(handle);  // NOLINT(performance-no-int-to-ptr): PyOpenCL's int_ptr is an integer
 }
-inline cl::Buffer buffer_from(Handle handle) { return cl::Buffer(reinterpret_cast<cl_mem>(handle), true); }
-inline cl::Device device_from(Handle handle) { return cl::Device(reinterpret_cast<cl_device_id>(handle), true); }
-inline cl::Context context_from(Handle handle) { return cl::Context(reinterpret_cast<cl_context>(handle), true); }
+
+inline cl::CommandQueue queue_from(Handle handle) {
+  return cl::CommandQueue(from_handle<cl_command_queue>(handle), true);
+}
+inline cl::Buffer buffer_from(Handle handle) { return cl::Buffer(from_handle<cl_mem>(handle), true); }
+inline cl::Device device_from(Handle handle) { return cl::Device(from_handle<cl_device_id>(handle), true); }
+inline cl::Context context_from(Handle handle) { return cl::Context(from_handle<cl_context>(handle), true); }
 
 // The events to wait for; tilecl's ops take a pointer, null for none.
 class WaitList {

@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "cache_admin.hpp"
+#include "dicts.hpp"
 #include "handles.hpp"
 #include "tilecl/device.hpp"
 
@@ -24,28 +25,18 @@ nb::dict device_info_dict(Handle device) {
     nb::gil_scoped_release release;  // the first query of a device may build a probe kernel
     info = &device_info(device_from(device));
   }
-  nb::dict entry;
+  nb::dict entry = dict_of(
+      *info, "platform", &DeviceInfo::platform_name, "platform_version", &DeviceInfo::platform_version, "device",
+      &DeviceInfo::device_name, "vendor", &DeviceInfo::device_vendor, "device_version", &DeviceInfo::device_version,
+      "driver_version", &DeviceInfo::driver_version, "opencl_c_version", &DeviceInfo::opencl_c_version, "compute_units",
+      &DeviceInfo::compute_units, "max_clock_mhz", &DeviceInfo::max_clock_mhz, "max_work_group_size",
+      &DeviceInfo::max_work_group_size, "local_memory_bytes", &DeviceInfo::local_memory_bytes, "local_memory_dedicated",
+      &DeviceInfo::local_memory_is_dedicated, "global_memory_bytes", &DeviceInfo::global_memory_bytes,
+      "max_allocation_bytes", &DeviceInfo::max_allocation_bytes, "preferred_work_group_multiple",
+      &DeviceInfo::preferred_work_group_multiple, "native_vector_width_float", &DeviceInfo::native_vector_width_float,
+      "fp64", &DeviceInfo::fp64, "subgroups", &DeviceInfo::subgroups, "extensions", &DeviceInfo::extensions);
   entry["fingerprint"] = info->fingerprint();
-  entry["platform"] = info->platform_name;
-  entry["platform_version"] = info->platform_version;
-  entry["device"] = info->device_name;
-  entry["vendor"] = info->device_vendor;
-  entry["device_version"] = info->device_version;
-  entry["driver_version"] = info->driver_version;
-  entry["opencl_c_version"] = info->opencl_c_version;
   entry["type"] = static_cast<std::uint64_t>(info->type);  // CL_DEVICE_TYPE_* bits
-  entry["compute_units"] = info->compute_units;
-  entry["max_clock_mhz"] = info->max_clock_mhz;
-  entry["max_work_group_size"] = info->max_work_group_size;
-  entry["local_memory_bytes"] = info->local_memory_bytes;
-  entry["local_memory_dedicated"] = info->local_memory_is_dedicated;
-  entry["global_memory_bytes"] = info->global_memory_bytes;
-  entry["max_allocation_bytes"] = info->max_allocation_bytes;
-  entry["preferred_work_group_multiple"] = info->preferred_work_group_multiple;
-  entry["native_vector_width_float"] = info->native_vector_width_float;
-  entry["fp64"] = info->fp64;
-  entry["subgroups"] = info->subgroups;
-  entry["extensions"] = info->extensions;
   return entry;
 }
 
@@ -55,54 +46,35 @@ Handle select_device_call(const std::string& platform, const std::string& device
 }
 
 nb::dict statistics_dict() {
-  const Statistics counters = statistics();
-  nb::dict result;
-  result["memory_hits"] = counters.memory_hits;
-  result["disk_hits"] = counters.disk_hits;
-  result["disk_writes"] = counters.disk_writes;
-  result["disk_rejects"] = counters.disk_rejects;
-  result["compiles"] = counters.compiles;
-  result["compile_seconds"] = counters.compile_seconds;
-  result["tunings"] = counters.tunings;
-  result["tuning_seconds"] = counters.tuning_seconds;
-  result["tuning_db_hits"] = counters.tuning_db_hits;
-  return result;
+  return dict_of(statistics(), "memory_hits", &Statistics::memory_hits, "disk_hits", &Statistics::disk_hits,
+                 "disk_writes", &Statistics::disk_writes, "disk_rejects", &Statistics::disk_rejects, "compiles",
+                 &Statistics::compiles, "compile_seconds", &Statistics::compile_seconds, "tunings",
+                 &Statistics::tunings, "tuning_seconds", &Statistics::tuning_seconds, "tuning_db_hits",
+                 &Statistics::tuning_db_hits);
 }
 
 nb::dict cache_sizes_dict() {
-  const CacheSizes sizes = cache_sizes();
-  nb::dict result;
-  result["contexts"] = sizes.contexts;
-  result["context_limit"] = sizes.context_limit;
-  result["programs"] = sizes.programs;
-  result["workspaces"] = sizes.workspaces;
-  result["tuning_queues"] = sizes.tuning_queues;
-  return result;
+  return dict_of(cache_sizes(), "contexts", &CacheSizes::contexts, "context_limit", &CacheSizes::context_limit,
+                 "programs", &CacheSizes::programs, "workspaces", &CacheSizes::workspaces, "tuning_queues",
+                 &CacheSizes::tuning_queues);
 }
 
 nb::list program_cache_list() {
   nb::list result;
-  for (const auto& entry : detail::list_program_cache()) {
-    nb::dict row;
-    row["fingerprint"] = entry.fingerprint;
-    row["files"] = entry.files;
-    row["bytes"] = entry.bytes;
-    result.append(row);
-  }
+  for (const auto& entry : detail::list_program_cache())
+    result.append(dict_of(entry, "fingerprint", &detail::ProgramCacheSummary::fingerprint, "files",
+                          &detail::ProgramCacheSummary::files, "bytes", &detail::ProgramCacheSummary::bytes));
   return result;
 }
 
 nb::list tuning_database_list() {
+  using Summary = detail::TuningDatabaseSummary;
   nb::list result;
   for (const auto& entry : detail::list_tuning_databases()) {
-    nb::dict row;
+    nb::dict row = dict_of(entry, "fingerprint", &Summary::fingerprint, "device", &Summary::device_name,
+                           "driver_version", &Summary::driver_version, "entries", &Summary::entries, "failures",
+                           &Summary::failures, "problem", &Summary::problem);
     row["path"] = entry.path.string();
-    row["fingerprint"] = entry.fingerprint;
-    row["device"] = entry.device_name;
-    row["driver_version"] = entry.driver_version;
-    row["entries"] = entry.entries;
-    row["failures"] = entry.failures;
-    row["problem"] = entry.problem;
     result.append(row);
   }
   return result;

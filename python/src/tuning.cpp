@@ -11,6 +11,7 @@
 
 #include "bindings.hpp"
 #include "checks.hpp"
+#include "dicts.hpp"
 #include "handles.hpp"
 #include "tilecl/error.hpp"
 #include "tuning/op_registry.hpp"
@@ -49,16 +50,12 @@ const char* mode_name(tuning::Mode mode) {
 }
 
 nb::list tunable_ops_list() {
+  using Description = tuning::OpDescription;
   nb::list result;
-  for (const auto& op : tuning::tunable_ops()) {
-    nb::dict entry;
-    entry["name"] = op.name;
-    entry["family"] = op.family;
-    entry["dtypes"] = op.dtypes;
-    entry["shape_syntax"] = op.shape_syntax;
-    entry["default_shapes"] = op.default_shapes;
-    result.append(entry);
-  }
+  for (const auto& op : tuning::tunable_ops())
+    result.append(dict_of(op, "name", &Description::name, "family", &Description::family, "dtypes",
+                          &Description::dtypes, "shape_syntax", &Description::shape_syntax, "default_shapes",
+                          &Description::default_shapes));
   return result;
 }
 
