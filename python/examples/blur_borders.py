@@ -13,7 +13,6 @@ import pathlib
 
 import cv2
 import pyopencl.array as cl_array
-
 import tilecl
 import tilecl.numpy
 
@@ -38,6 +37,8 @@ for border in tilecl.Border:
     name = border.name.lower()
     blurred = tilecl.gaussian_blur(colour, arguments.sigma, border=border)
     cv2.imwrite(str(arguments.output / f"blur_{name}.png"), cv2.cvtColor(blurred.get(), cv2.COLOR_RGB2BGR))
-    cv2.imwrite(str(arguments.output / f"gray_blur_{name}.png"), tilecl.gaussian_blur(gray, arguments.sigma,
-                                                                                       border=border).get())
+    cv2.imwrite(
+        str(arguments.output / f"gray_blur_{name}.png"),
+        tilecl.gaussian_blur(gray, arguments.sigma, border=border).get(),
+    )
     print(f"wrote {arguments.output / f'blur_{name}.png'} and gray_blur_{name}.png")

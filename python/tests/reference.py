@@ -33,14 +33,14 @@ def correlate(image: np.ndarray, taps: np.ndarray, border: str) -> np.ndarray:
     result = np.zeros(image.shape, dtype=np.float64)
     for j in range(taps.shape[0]):
         for i in range(taps.shape[1]):
-            result += float(taps[j, i]) * padded[j:j + height, i:i + width]
+            result += float(taps[j, i]) * padded[j : j + height, i : i + width]
     return result
 
 
 def gaussian_taps(sigma: float, radius: int) -> np.ndarray:
     """exp(-d^2 / (2 sigma^2)) for |d| <= radius, normalised to sum 1."""
     distances = np.arange(-radius, radius + 1, dtype=np.float64)
-    taps = np.exp(-distances ** 2 / (2 * sigma * sigma))
+    taps = np.exp(-(distances**2) / (2 * sigma * sigma))
     return taps / taps.sum()
 
 
@@ -60,7 +60,9 @@ def assert_image_close(result: np.ndarray, expected: np.ndarray, scale: float = 
     assert result.shape == expected.shape and result.dtype == expected.dtype
     difference = np.abs(result.astype(np.float64) - expected.astype(np.float64))
     bound = 1.0 if result.dtype == np.uint8 else 1e-5 * max(scale, 1.0)
-    assert difference.max(initial=0) <= bound, f"max difference {difference.max()} at {np.unravel_index(difference.argmax(), difference.shape)}"
+    assert difference.max(initial=0) <= bound, (
+        f"max difference {difference.max()} at {np.unravel_index(difference.argmax(), difference.shape)}"
+    )
 
 
 def random_image(rng: np.random.Generator, shape: Tuple[int, ...], dtype: np.dtype) -> np.ndarray:

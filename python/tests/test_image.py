@@ -11,10 +11,9 @@ import cv2
 import numpy as np
 import pyopencl.array as cl_array
 import pytest
-from reference import (as_dtype, assert_image_close, correlate, default_radius, gaussian_taps, random_image)
-from support import Guarded
-
 import tilecl
+from reference import as_dtype, assert_image_close, correlate, default_radius, gaussian_taps, random_image
+from support import Guarded
 
 CV_BORDERS = {"zero": cv2.BORDER_CONSTANT, "clamp": cv2.BORDER_REPLICATE, "mirror": cv2.BORDER_REFLECT_101}
 BORDERS = ["zero", "clamp", "mirror", "wrap"]
@@ -30,7 +29,7 @@ def run_into_window(queue, function, image, *arguments, **options):
     """Runs function(src, *arguments, out=window, **options) with src and out each a padded window."""
     padded = np.zeros((image.shape[0] + 2, image.shape[1] + 4) + image.shape[2:], dtype=image.dtype)
     padded[1:-1, 2:-2] = image
-    src = cl_array.to_device(queue, padded)[1:1 + image.shape[0], 2:2 + image.shape[1]]
+    src = cl_array.to_device(queue, padded)[1 : 1 + image.shape[0], 2 : 2 + image.shape[1]]
     out = Guarded(queue, image.shape, image.dtype)
     assert function(src, *arguments, out=out.view, **options) is out.view
     return out.result()
@@ -50,7 +49,7 @@ def test_rgb_to_gray_matches_opencv_and_the_weighted_sum(queue, rng, shape, dtyp
 
 
 @pytest.mark.parametrize("border", BORDERS)
-@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("channels", tilecl.IMAGE_CHANNELS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_gaussian_blur_matches_opencv_and_numpy(queue, rng, border, channels, dtype):
     sigma = 1.2
@@ -106,8 +105,9 @@ def test_separable_filter_matches_opencv_and_numpy_with_host_taps(queue, rng, bo
         scale = np.abs(np.outer(column, row)).sum() * 2
         assert_image_close(result, as_dtype(correlate(image, np.outer(column, row), border), dtype), scale=scale)
         if border in CV_BORDERS and dtype == np.float32:
-            assert_image_close(result, cv2.sepFilter2D(image, -1, row, column, borderType=CV_BORDERS[border]),
-                               scale=scale)
+            assert_image_close(
+                result, cv2.sepFilter2D(image, -1, row, column, borderType=CV_BORDERS[border]), scale=scale
+            )
 
 
 def test_filters_larger_than_the_image_and_explicit_radius(queue, rng):

@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pyopencl.array as cl_array
 import pytest
-from support import Guarded
-
 import tilecl
+from support import Guarded
 
 SIZES = [0, 1, 7, 97, 1031, 65537]
 FLOATS = [np.float32, np.float64]
@@ -55,12 +54,14 @@ def test_vector_add_takes_any_shape_in_either_order_and_works_in_place(queue, rn
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8])
 def test_transpose_is_bit_exact_also_from_padded_rows(queue, rng, rows, cols, dtype):
     whole = random_array(rng, (rows + 2, cols + 5), dtype)
-    window = whole[1:1 + rows, 2:2 + cols]
+    window = whole[1 : 1 + rows, 2 : 2 + cols]
     out = Guarded(queue, (cols, rows), dtype)
-    tilecl.transpose(cl_array.to_device(queue, whole)[1:1 + rows, 2:2 + cols], out=out.view)
+    tilecl.transpose(cl_array.to_device(queue, whole)[1 : 1 + rows, 2 : 2 + cols], out=out.view)
     np.testing.assert_array_equal(out.result(), window.T)
-    assert tilecl.transpose(cl_array.to_device(queue, np.ascontiguousarray(window))).get().tobytes() == \
-        np.ascontiguousarray(window.T).tobytes()
+    assert (
+        tilecl.transpose(cl_array.to_device(queue, np.ascontiguousarray(window))).get().tobytes()
+        == np.ascontiguousarray(window.T).tobytes()
+    )
 
 
 @pytest.mark.parametrize("n", [1, 2, 97, 4099, 1 << 20])
@@ -101,8 +102,13 @@ def test_gemm_matches_numpy_for_every_storage_order(queue, rng, m, n, k, dtype):
     bound = tolerance(dtype, k) * (1.5 * np.abs(a) @ np.abs(b) + 0.5 * np.abs(c)) + 1e-30
     for order_a, order_b, order_c in [("C", "C", "C"), ("F", "C", "C"), ("C", "F", "F"), ("F", "F", "C")]:
         out = cl_array.to_device(queue, np.asarray(c, order=order_c))
-        tilecl.gemm(cl_array.to_device(queue, np.asarray(a, order=order_a)),
-                    cl_array.to_device(queue, np.asarray(b, order=order_b)), out, alpha=1.5, beta=-0.5)
+        tilecl.gemm(
+            cl_array.to_device(queue, np.asarray(a, order=order_a)),
+            cl_array.to_device(queue, np.asarray(b, order=order_b)),
+            out,
+            alpha=1.5,
+            beta=-0.5,
+        )
         assert np.all(np.abs(out.get() - expected) <= bound), (order_a, order_b, order_c)
 
 
@@ -114,5 +120,6 @@ def test_gemm_reads_transposed_views_and_padded_rows_and_ignores_nan_in_out_when
     tilecl.gemm(cl_array.to_device(queue, a).T, device_b, out.view)
     expected = a.T.astype(np.float64) @ b_whole[:, 3:30]
     np.testing.assert_allclose(out.result(), expected, rtol=1e-4, atol=1e-4)
-    np.testing.assert_allclose(tilecl.gemm(cl_array.to_device(queue, a).T, device_b).get(), expected, rtol=1e-4,
-                               atol=1e-4)
+    np.testing.assert_allclose(
+        tilecl.gemm(cl_array.to_device(queue, a).T, device_b).get(), expected, rtol=1e-4, atol=1e-4
+    )

@@ -5,10 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from reference import assert_image_close
-
 import tilecl
 import tilecl.numpy as tnp
+from reference import assert_image_close
 
 
 def test_gaussian_blur_of_an_rgb_uint8_image_matches_opencv(queue, rng):
@@ -37,10 +36,17 @@ def test_every_host_function_matches_numpy(queue, rng):
     rgb = rng.random((5, 9, 3)).astype(np.float32)
     np.testing.assert_allclose(tnp.rgb_to_gray(rgb), rgb @ np.float32([0.21, 0.72, 0.07]), rtol=1e-6)
     image = rng.random((17, 19)).astype(np.float32)
-    np.testing.assert_allclose(tnp.box_blur(image, 1, border="clamp"),
-                               cv2.blur(image, (3, 3), borderType=cv2.BORDER_REPLICATE), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        tnp.box_blur(image, 1, border="clamp"),
+        cv2.blur(image, (3, 3), borderType=cv2.BORDER_REPLICATE),
+        rtol=1e-5,
+        atol=1e-6,
+    )
     np.testing.assert_allclose(tnp.convolve2d(image, [[0, 0, 0], [0, 2, 0], [0, 0, 0]]), 2 * image, rtol=1e-6)
     np.testing.assert_allclose(tnp.separable_filter(image, [0, 1, 0], [1]), image, rtol=1e-6)
+    np.testing.assert_array_equal(
+        tnp.box_blur(image[:, :, None], 1, border="clamp"), tnp.box_blur(image, 1, border="clamp")[:, :, None]
+    )
 
 
 def test_default_queue_is_made_once_and_can_be_replaced(queue):

@@ -13,14 +13,18 @@ import time
 import numpy as np
 import pyopencl as cl
 import pyopencl.array as cl_array
-
 import tilecl
 from tilecl import _bench, _core
 
 
 def run_command(*arguments, environment=None):
-    return subprocess.run([sys.executable, "-m", "tilecl", *arguments], capture_output=True, text=True, check=False,
-                          env={**os.environ, **(environment or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "tilecl", *arguments],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **(environment or {})},
+    )
 
 
 def test_devices_lists_the_test_device_with_its_fingerprint(queue):
@@ -34,8 +38,20 @@ def test_devices_lists_the_test_device_with_its_fingerprint(queue):
 
 def test_tune_and_cache_commands_work_on_a_private_cache(tmp_path):
     environment = {"TILECL_CACHE_DIR": str(tmp_path)}
-    tuned = run_command("tune", "--op", "axpy", "--dtype", "float", "--shape", "2^12", "--budget", "300",
-                        "--max-candidates", "3", environment=environment)
+    tuned = run_command(
+        "tune",
+        "--op",
+        "axpy",
+        "--dtype",
+        "float",
+        "--shape",
+        "2^12",
+        "--budget",
+        "300",
+        "--max-candidates",
+        "3",
+        environment=environment,
+    )
     assert tuned.returncode == 0, tuned.stderr
     assert "tuned 1 key(s)" in tuned.stdout
     listed = run_command("cache", "list", environment=environment)
@@ -68,8 +84,10 @@ def test_runtime_state_and_events(queue):
     assert isinstance(out.events[-1], cl.Event)
     out.events[-1].wait()
     after = tilecl.statistics()
-    assert after["memory_hits"] + after["disk_hits"] + after["compiles"] > \
-        before["memory_hits"] + before["disk_hits"] + before["compiles"]
+    assert (
+        after["memory_hits"] + after["disk_hits"] + after["compiles"]
+        > before["memory_hits"] + before["disk_hits"] + before["compiles"]
+    )
     assert tilecl.cache_sizes()["contexts"] >= 1
     waited = tilecl.vector_add(x, x, wait_for=[cl.enqueue_marker(queue)])
     np.testing.assert_array_equal(waited.get(), 2 * np.ones(100))
@@ -92,8 +110,10 @@ def test_a_python_call_costs_little_more_than_the_cpp_call(queue):
 def test_ops_wait_for_wait_for_and_for_arrays_of_other_queues(queue):
     x = cl_array.to_device(queue, np.arange(1000, dtype=np.float32))
     queue.finish()
-    for make_call in (lambda gate: tilecl.vector_add(x, x, wait_for=[gate]),
-                      lambda gate: (x.add_event(gate), tilecl.vector_add(x, x, queue=cl.CommandQueue(queue.context)))[1]):
+    for make_call in (
+        lambda gate: tilecl.vector_add(x, x, wait_for=[gate]),
+        lambda gate: (x.add_event(gate), tilecl.vector_add(x, x, queue=cl.CommandQueue(queue.context)))[1],
+    ):
         gate = cl.UserEvent(queue.context)
         result = make_call(gate)
         event = result.events[-1]

@@ -8,9 +8,8 @@ import threading
 import numpy as np
 import pyopencl as cl
 import pyopencl.array as cl_array
-from reference import as_dtype, assert_image_close, correlate, gaussian_taps
-
 import tilecl
+from reference import as_dtype, assert_image_close, correlate, gaussian_taps
 
 THREADS = 4
 ROUNDS = 6
@@ -39,7 +38,7 @@ def run_threads(make_queue, seed):
             rng = np.random.default_rng([seed, index])
             for round_index in range(ROUNDS):
                 one_round(queue, rng, (index + round_index) % 5)
-        except BaseException as error:  # noqa: B036: reported in the main thread
+        except Exception as error:  # reported in the main thread
             failures.append(error)
 
     threads = [threading.Thread(target=work, args=(index,)) for index in range(THREADS)]

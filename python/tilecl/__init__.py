@@ -8,22 +8,59 @@ Tuning: :mod:`tilecl.tuning`; the disk cache: :mod:`tilecl.cache`; the command l
 Errors raise :class:`Error` with tilecl's message and ``op``, ``argument``, ``status`` attributes.
 """
 
-from ._errors import ArgumentTypeError, ArgumentValueError, BuildError, Error  # noqa: I001 (before _core)
-from . import _core  # noqa: F401
-from ._image import (IMAGE_CHANNELS, IMAGE_TYPES, box_blur, convolve2d, gaussian_blur, rgb_to_gray,
-                     separable_filter)
-from ._linear_algebra import argmax, argmin, axpy, gemm, max, min, reduce, sum, transpose, vector_add
-from ._runtime import (cache_directory, cache_sizes, clear_program_cache, device_info, forget_context,
-                       reset_statistics, select_device, statistics, version)
-from ._types import Border, ReduceOp
 from . import cache, numpy, tuning
+from ._errors import ArgumentTypeError, ArgumentValueError, BuildError, Error
+from ._image import IMAGE_CHANNELS, IMAGE_TYPES, box_blur, convolve2d, gaussian_blur, rgb_to_gray, separable_filter
+from ._linear_algebra import argmax, argmin, axpy, gemm, max, min, reduce, sum, transpose, vector_add
+from ._runtime import (
+    cache_directory,
+    cache_sizes,
+    clear_program_cache,
+    device_info,
+    forget_context,
+    reset_statistics,
+    select_device,
+    statistics,
+    version,
+)
+from ._types import Border, ReduceOp
 
 __version__ = version()
 
 __all__ = [
-    "ArgumentTypeError", "ArgumentValueError", "Border", "BuildError", "Error", "IMAGE_CHANNELS", "IMAGE_TYPES",
-    "ReduceOp", "argmax", "argmin", "axpy", "box_blur", "cache", "cache_directory", "cache_sizes",
-    "clear_program_cache", "convolve2d", "device_info", "forget_context", "gaussian_blur", "gemm", "max", "min",
-    "numpy", "reduce", "reset_statistics", "rgb_to_gray", "select_device", "separable_filter", "statistics", "sum",
-    "transpose", "tuning", "vector_add", "version",
+    "ArgumentTypeError",
+    "ArgumentValueError",
+    "Border",
+    "BuildError",
+    "Error",
+    "IMAGE_CHANNELS",
+    "IMAGE_TYPES",
+    "ReduceOp",
+    "argmax",
+    "argmin",
+    "axpy",
+    "box_blur",
+    "cache",
+    "cache_directory",
+    "cache_sizes",
+    "clear_program_cache",
+    "convolve2d",
+    "device_info",
+    "forget_context",
+    "gaussian_blur",
+    "gemm",
+    "max",
+    "min",
+    "numpy",
+    "reduce",
+    "reset_statistics",
+    "rgb_to_gray",
+    "select_device",
+    "separable_filter",
+    "statistics",
+    "sum",
+    "transpose",
+    "tuning",
+    "vector_add",
+    "version",
 ]

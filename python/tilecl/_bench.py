@@ -72,7 +72,9 @@ def call_overhead(queue: cl.CommandQueue, calls: int, synchronous: bool, n: int 
 
     runs = [(cpp_loop(), python_loop()) for _ in range(5)]
     c.finish()
-    best = [CallCost(*(min(getattr(run[side], field) for run in runs) for field in CallCost._fields)) for side in (0, 1)]
+    best = [
+        CallCost(*(min(getattr(run[side], field) for run in runs) for field in CallCost._fields)) for side in (0, 1)
+    ]
     return best[0], best[1]
 
 
@@ -97,16 +99,30 @@ def _cases(queue: cl.CommandQueue, quick: bool) -> List[Case]:
         return (lambda: cv2.GaussianBlur(host, (9, 9), 1.5)) if cv2 else None
 
     cases: List[Case] = [
-        ("gemm", f"{side}^3 float32", lambda: _linear_algebra.gemm(device["a"], device["b"]), "numpy a @ b",
-         lambda: a @ b),
-        ("sum", f"n={x.size} float32", lambda: _linear_algebra.sum(device["x"]), "numpy sum", x.sum)]
+        (
+            "gemm",
+            f"{side}^3 float32",
+            lambda: _linear_algebra.gemm(device["a"], device["b"]),
+            "numpy a @ b",
+            lambda: a @ b,
+        ),
+        ("sum", f"n={x.size} float32", lambda: _linear_algebra.sum(device["x"]), "numpy sum", x.sum),
+    ]
+
     def blur(name: str) -> Callable[[], object]:
         return lambda: _image.gaussian_blur(device[name], 1.5, radius=4)
 
     for name, host in images.items():
         cases.append(("gaussian_blur 9x9", f"{width}x{height} {name}", blur(name), blur_peer, opencv_blur(host)))
-    cases.append(("numpy.gaussian_blur 9x9", f"{width}x{height} uint8 (with transfers)",
-                  lambda: tilecl_numpy.gaussian_blur(image, 1.5, radius=4, queue=queue), blur_peer, opencv_blur(image)))
+    cases.append(
+        (
+            "numpy.gaussian_blur 9x9",
+            f"{width}x{height} uint8 (with transfers)",
+            lambda: tilecl_numpy.gaussian_blur(image, 1.5, radius=4, queue=queue),
+            blur_peer,
+            opencv_blur(image),
+        )
+    )
     return cases
 
 
@@ -116,17 +132,26 @@ def run(queue: cl.CommandQueue, quick: bool = False) -> None:
     calls = 2000 if quick else 20000
     for synchronous in (False, True):
         cpp, python = call_overhead(queue, calls, synchronous)
-        print(f"vector_add of 16 floats, {'each call waited for' if synchronous else 'enqueued back to back'}: "
-              f"C++ {cpp.wall * 1e6:.1f} us/call ({cpp.cpu * 1e6:.1f} us CPU), Python {python.wall * 1e6:.1f} us/call "
-              f"({python.cpu * 1e6:.1f} us CPU): Python adds {(python.wall - cpp.wall) * 1e6:.1f} us "
-              f"({(python.cpu - cpp.cpu) * 1e6:.1f} us CPU)")
+        print(
+            f"vector_add of 16 floats, {'each call waited for' if synchronous else 'enqueued back to back'}: "
+            f"C++ {cpp.wall * 1e6:.1f} us/call ({cpp.cpu * 1e6:.1f} us CPU), Python {python.wall * 1e6:.1f} us/call "
+            f"({python.cpu * 1e6:.1f} us CPU): Python adds {(python.wall - cpp.wall) * 1e6:.1f} us "
+            f"({(python.cpu - cpp.cpu) * 1e6:.1f} us CPU)"
+        )
     print()
     repeats = 3 if quick else 10
     rows = []
     for op, shape, ours, peer, theirs in _cases(queue, quick):
         ours_seconds = median_seconds(ours, repeats, queue)
         theirs_seconds = median_seconds(theirs, repeats) if theirs else None
-        rows.append((op, shape, f"{ours_seconds * 1e3:.2f}", peer,
-                     f"{theirs_seconds * 1e3:.2f}" if theirs_seconds else "-",
-                     f"{theirs_seconds / ours_seconds:.2f}x" if theirs_seconds else "-"))
+        rows.append(
+            (
+                op,
+                shape,
+                f"{ours_seconds * 1e3:.2f}",
+                peer,
+                f"{theirs_seconds * 1e3:.2f}" if theirs_seconds else "-",
+                f"{theirs_seconds / ours_seconds:.2f}x" if theirs_seconds else "-",
+            )
+        )
     print_table(("op", "shape", "tilecl ms", "peer", "peer ms", "tilecl / peer"), rows)

@@ -8,7 +8,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple
 import pyopencl as cl
 import pyopencl.array as cl_array
 
-from ._errors import refuse
+from ._errors import ArgumentTypeError, refuse
 from ._layout import element_offset
 
 
@@ -25,8 +25,12 @@ def queue_of(op: str, arrays: Sequence[Any], queue: Optional[cl.CommandQueue]) -
 def device_array(op: str, argument: str, array: Any) -> cl_array.Array:
     """The array, which must be a pyopencl.array.Array (NumPy arrays go through tilecl.numpy)."""
     if not isinstance(array, cl_array.Array):
-        refuse(op, argument, f"{type(array).__name__} is not a pyopencl.array.Array (for NumPy arrays use "
-               "tilecl.numpy)")
+        refuse(
+            op,
+            argument,
+            f"{type(array).__name__} is not a pyopencl.array.Array (for NumPy arrays use tilecl.numpy)",
+            ArgumentTypeError,
+        )
     return array
 
 

@@ -22,8 +22,11 @@ from ._table import print_table
 
 
 def _device_type(bits: int) -> str:
-    for flag, name in ((cl.device_type.GPU, "GPU"), (cl.device_type.CPU, "CPU"),
-                       (cl.device_type.ACCELERATOR, "accelerator")):
+    for flag, name in (
+        (cl.device_type.GPU, "GPU"),
+        (cl.device_type.CPU, "CPU"),
+        (cl.device_type.ACCELERATOR, "accelerator"),
+    ):
         if bits & flag:
             return name
     return "other"
@@ -40,16 +43,18 @@ def _devices(arguments: argparse.Namespace) -> int:
         print(json.dumps(entries, indent=2))
     for info in [] if arguments.json else entries:
         mib = 1024 * 1024
-        print(f"[{info['selector']}] {info['device']} ({info['type']})\n"
-              f"    platform     {info['platform']} | {info['platform_version']}\n"
-              f"    driver       {info['driver_version']} | {info['device_version']} | {info['opencl_c_version']}\n"
-              f"    fingerprint  {info['fingerprint']}\n"
-              f"    compute      {info['compute_units']} units at {info['max_clock_mhz']} MHz, work-groups up to "
-              f"{info['max_work_group_size']} (multiple of {info['preferred_work_group_multiple']})\n"
-              f"    memory       {info['global_memory_bytes'] // mib} MiB global, "
-              f"{info['local_memory_bytes'] // 1024} KiB local\n"
-              f"    features     fp64 {'yes' if info['fp64'] else 'no'}, "
-              f"sub-groups {'yes' if info['subgroups'] else 'no'}")
+        print(
+            f"[{info['selector']}] {info['device']} ({info['type']})\n"
+            f"    platform     {info['platform']} | {info['platform_version']}\n"
+            f"    driver       {info['driver_version']} | {info['device_version']} | {info['opencl_c_version']}\n"
+            f"    fingerprint  {info['fingerprint']}\n"
+            f"    compute      {info['compute_units']} units at {info['max_clock_mhz']} MHz, work-groups up to "
+            f"{info['max_work_group_size']} (multiple of {info['preferred_work_group_multiple']})\n"
+            f"    memory       {info['global_memory_bytes'] // mib} MiB global, "
+            f"{info['local_memory_bytes'] // 1024} KiB local\n"
+            f"    features     fp64 {'yes' if info['fp64'] else 'no'}, "
+            f"sub-groups {'yes' if info['subgroups'] else 'no'}"
+        )
     if not entries:
         print("tilecl: no OpenCL device found", file=sys.stderr)
         return 1
@@ -72,11 +77,15 @@ def _rate(result: tuning.TuneResult) -> str:
 def _tune(arguments: argparse.Namespace) -> int:
     queue = queue_for(arguments.device)
     info = _runtime.device_info(queue.device)
-    print(f"tuning on {info['device']} ({info['platform']}, driver {info['driver_version']}, "
-          f"fingerprint {info['fingerprint']})")
+    print(
+        f"tuning on {info['device']} ({info['platform']}, driver {info['driver_version']}, "
+        f"fingerprint {info['fingerprint']})"
+    )
     unknown = set(arguments.op or ()) - {op.name for op in tuning.tunable_ops()}
     if unknown:
-        raise Error(f"tilecl::tune: --op: unknown op(s) {', '.join(sorted(unknown))} [CL_INVALID_VALUE]", "tune", "--op")
+        raise Error(
+            f"tilecl::tune: --op: unknown op(s) {', '.join(sorted(unknown))} [CL_INVALID_VALUE]", "tune", "--op"
+        )
     rows = []
     for op in tuning.tunable_ops():
         if arguments.op and op.name not in arguments.op:
@@ -86,17 +95,36 @@ def _tune(arguments: argparse.Namespace) -> int:
                 print(f"skipping {op.name} double: the device has no fp64")
                 continue
             for shape in arguments.shape or op.default_shapes:
-                result = tuning.tune(queue, op.name, dtype, shape, budget_ms=arguments.budget,
-                                     strategy=arguments.strategy, seed=arguments.seed,
-                                     max_candidates=arguments.max_candidates)
+                result = tuning.tune(
+                    queue,
+                    op.name,
+                    dtype,
+                    shape,
+                    budget_ms=arguments.budget,
+                    strategy=arguments.strategy,
+                    seed=arguments.seed,
+                    max_candidates=arguments.max_candidates,
+                )
                 speedup = f"{result.default_ms / result.best_ms:.2f}x" if result.default_ms and result.best_ms else "-"
-                rows.append((op.name, dtype, result.timing_shape, result.bucket,
-                             result.best if result.found else "(none verified)",
-                             f"{result.best_ms:.4f} ms" if result.found else "-", _rate(result),
-                             f"{result.default_ms:.4f} ms" if result.default_ms else "-", speedup, str(result.tried),
-                             str(result.failed)))
-    print_table(("op", "dtype", "shape", "bucket", "best parameters", "time", "rate", "default", "speed-up", "tried",
-                  "failed"), rows)
+                rows.append(
+                    (
+                        op.name,
+                        dtype,
+                        result.timing_shape,
+                        result.bucket,
+                        result.best if result.found else "(none verified)",
+                        f"{result.best_ms:.4f} ms" if result.found else "-",
+                        _rate(result),
+                        f"{result.default_ms:.4f} ms" if result.default_ms else "-",
+                        speedup,
+                        str(result.tried),
+                        str(result.failed),
+                    )
+                )
+    print_table(
+        ("op", "dtype", "shape", "bucket", "best parameters", "time", "rate", "default", "speed-up", "tried", "failed"),
+        rows,
+    )
     print(f"\ntuned {len(rows)} key(s); cache directory: {cache.directory() or '(disk cache off)'}")
     return 0
 
@@ -108,12 +136,25 @@ def _cache(arguments: argparse.Namespace) -> int:
         return 0 if directory else 1
     if arguments.action == "list":
         print(f"cache directory: {directory or '(off)'}\n\ncompiled programs")
-        print_table(("device fingerprint", "programs", "size"),
-                     [(entry.fingerprint, str(entry.files), f"{entry.bytes // 1024} KiB") for entry in cache.programs()])
+        print_table(
+            ("device fingerprint", "programs", "size"),
+            [(entry.fingerprint, str(entry.files), f"{entry.bytes // 1024} KiB") for entry in cache.programs()],
+        )
         print("\ntuning databases")
-        print_table(("device fingerprint", "device", "driver", "entries", "failures", "state"),
-                     [(entry.fingerprint, entry.device, entry.driver_version, str(entry.entries), str(entry.failures),
-                       entry.problem or "ok") for entry in cache.tuning_databases()])
+        print_table(
+            ("device fingerprint", "device", "driver", "entries", "failures", "state"),
+            [
+                (
+                    entry.fingerprint,
+                    entry.device,
+                    entry.driver_version,
+                    str(entry.entries),
+                    str(entry.failures),
+                    entry.problem or "ok",
+                )
+                for entry in cache.tuning_databases()
+            ],
+        )
     elif arguments.action == "clear":
         both = not arguments.programs and not arguments.tuning
         removed = cache.clear(programs=both or arguments.programs, tuning=both or arguments.tuning)
@@ -131,8 +172,11 @@ def _bench_command(arguments: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tilecl", description=f"tilecl {_runtime.version()}: OpenCL "
-                                     "kernels compiled at run time, tuned per device, cached in memory and on disk")
+    parser = argparse.ArgumentParser(
+        prog="python -m tilecl",
+        description=f"tilecl {_runtime.version()}: OpenCL "
+        "kernels compiled at run time, tuned per device, cached in memory and on disk",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     devices = commands.add_parser("devices", help="list every OpenCL device, with fingerprints and limits")
     devices.add_argument("--json", action="store_true", help="print JSON (the keys of `tilecl devices --json`)")

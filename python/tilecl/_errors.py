@@ -17,8 +17,14 @@ class Error(Exception):
     e.g. -30) and ``status_name`` (``"CL_INVALID_VALUE"``). ``str(error)`` is tilecl's message.
     """
 
-    def __init__(self, message: str, op: str = "", argument: str = "", status: int = CL_INVALID_VALUE,
-                 status_name: str = "CL_INVALID_VALUE") -> None:
+    def __init__(
+        self,
+        message: str,
+        op: str = "",
+        argument: str = "",
+        status: int = CL_INVALID_VALUE,
+        status_name: str = "CL_INVALID_VALUE",
+    ) -> None:
         super().__init__(message)
         self.op = op
         self.argument = argument
@@ -29,8 +35,17 @@ class Error(Exception):
 class BuildError(Error):
     """A kernel program failed to compile: ``family``, ``options`` (the -D options) and the compiler's ``log``."""
 
-    def __init__(self, message: str, op: str, argument: str, status: int, status_name: str, family: str,
-                 options: str, log: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        op: str = "",
+        argument: str = "",
+        status: int = 0,
+        status_name: str = "",
+        family: str = "",
+        options: str = "",
+        log: str = "",
+    ) -> None:
         super().__init__(message, op, argument, status, status_name)
         self.family = family
         self.options = options
@@ -51,8 +66,9 @@ def refuse(op: str, argument: str, detail: str, kind: Type[Error] = ArgumentValu
     raise kind(f"tilecl::{op}: {argument}: {detail} [CL_INVALID_VALUE]", op, argument)
 
 
-def from_library(kind: str, message: str, op: str, argument: str, status: int, status_name: str, family: str,
-                 options: str, log: str) -> Error:
+def from_library(
+    kind: str, message: str, op: str, argument: str, status: int, status_name: str, family: str, options: str, log: str
+) -> Error:
     """The exception for a tilecl::Error (``kind`` "error") or tilecl::BuildError ("build") raised in C++."""
     if kind == "build":
         return BuildError(message, op, argument, status, status_name, family, options, log)

@@ -44,16 +44,30 @@ def check_image(op: str, src: Any, out: Any = None, channels: Sequence[int] = IM
     return dtype, layout
 
 
-def _filter(op: str, function: Any, src: Array, out: Optional[Array], queue: Optional[cl.CommandQueue],
-            wait_for: Events, extra_arrays: Sequence[Any], *arguments: Any) -> Array:
+def _filter(
+    op: str,
+    function: Any,
+    src: Array,
+    out: Optional[Array],
+    queue: Optional[cl.CommandQueue],
+    wait_for: Events,
+    extra_arrays: Sequence[Any],
+    *arguments: Any,
+) -> Array:
     """Runs ``function(dtype, queue, size, src place, dst place, *arguments, wait)`` for a filter of ``src``."""
     dtype, layout = check_image(op, device_array(op, "src", src), out)
     queue = queue_of(op, (src, out), queue)
     result = out if out is not None else new_array(queue, tuple(src.shape), src.dtype, src)
     target = image(op, "out", device_array(op, "out", result), IMAGE_CHANNELS)
-    handle = function(dtype, queue.int_ptr, (layout.width, layout.height, layout.channels),
-                      (*place(op, "src", src), layout.pitch), (*place(op, "out", result), target.pitch), *arguments,
-                      wait_handles(queue, (src, out, *extra_arrays), wait_for))
+    handle = function(
+        dtype,
+        queue.int_ptr,
+        (layout.width, layout.height, layout.channels),
+        (*place(op, "src", src), layout.pitch),
+        (*place(op, "out", result), target.pitch),
+        *arguments,
+        wait_handles(queue, (src, out, *extra_arrays), wait_for),
+    )
     attach(handle, (result,))
     return result
 
@@ -78,9 +92,14 @@ def _tap_shape(op: str, argument: str, taps: Any, dimensions: int) -> Tuple[int,
     return tuple(int(size) for size in reversed(taps.shape))
 
 
-def rgb_to_gray(src: Array, out: Optional[Array] = None, *,
-                weights: Tuple[float, float, float] = (0.21, 0.72, 0.07), queue: Optional[cl.CommandQueue] = None,
-                wait_for: Events = None) -> Array:
+def rgb_to_gray(
+    src: Array,
+    out: Optional[Array] = None,
+    *,
+    weights: Tuple[float, float, float] = (0.21, 0.72, 0.07),
+    queue: Optional[cl.CommandQueue] = None,
+    wait_for: Events = None,
+) -> Array:
     """Gray = r R + g G + b B of an H x W x 3 RGB image (uint8 or float32) into an H x W image.
 
     The sum is formed in float; uint8 results are rounded to nearest (ties to even) and saturated. Non-finite
@@ -97,15 +116,29 @@ def rgb_to_gray(src: Array, out: Optional[Array] = None, *,
         refuse(op, "out", f"shape {tuple(result.shape)} is not the gray image's ({layout.height}, {layout.width})")
     target = image(op, "out", result, (1,))
     red, green, blue = (float(weight) for weight in weights)
-    handle = _core.rgb_to_gray(dtype, queue.int_ptr, layout.width, layout.height, (*place(op, "src", src), layout.pitch),
-                               (*place(op, "out", result), target.pitch), (red, green, blue),
-                               wait_handles(queue, (src, out), wait_for))
+    handle = _core.rgb_to_gray(
+        dtype,
+        queue.int_ptr,
+        layout.width,
+        layout.height,
+        (*place(op, "src", src), layout.pitch),
+        (*place(op, "out", result), target.pitch),
+        (red, green, blue),
+        wait_handles(queue, (src, out), wait_for),
+    )
     attach(handle, (result,))
     return result
 
 
-def convolve2d(src: Array, kernel: Any, out: Optional[Array] = None, *, border: BorderLike = Border.MIRROR,
-               queue: Optional[cl.CommandQueue] = None, wait_for: Events = None) -> Array:
+def convolve2d(
+    src: Array,
+    kernel: Any,
+    out: Optional[Array] = None,
+    *,
+    border: BorderLike = Border.MIRROR,
+    queue: Optional[cl.CommandQueue] = None,
+    wait_for: Events = None,
+) -> Array:
     """``src`` correlated with a 2-D filter (odd width and height; OpenCV's filter2D), each channel alike.
 
     ``kernel``: float32 taps, a C-ordered PyOpenCL array (used in place) or anything NumPy converts (uploaded on
@@ -115,13 +148,29 @@ def convolve2d(src: Array, kernel: Any, out: Optional[Array] = None, *, border: 
     check_image(op, device_array(op, "src", src), out)
     queue = queue_of(op, (src, out), queue)
     taps, (width, height) = _taps(op, "kernel", kernel, queue, 2)
-    return _filter(op, _core.convolve2d, src, out, queue, wait_for, (taps,),
-                   (*place(op, "kernel", taps), width, height), int(enumerator(op, "border", Border, border)))
+    return _filter(
+        op,
+        _core.convolve2d,
+        src,
+        out,
+        queue,
+        wait_for,
+        (taps,),
+        (*place(op, "kernel", taps), width, height),
+        int(enumerator(op, "border", Border, border)),
+    )
 
 
-def separable_filter(src: Array, row_kernel: Any, column_kernel: Any, out: Optional[Array] = None, *,
-                     border: BorderLike = Border.MIRROR, queue: Optional[cl.CommandQueue] = None,
-                     wait_for: Events = None) -> Array:
+def separable_filter(
+    src: Array,
+    row_kernel: Any,
+    column_kernel: Any,
+    out: Optional[Array] = None,
+    *,
+    border: BorderLike = Border.MIRROR,
+    queue: Optional[cl.CommandQueue] = None,
+    wait_for: Events = None,
+) -> Array:
     """``src`` correlated with the separable filter column(j) * row(i) (OpenCV's sepFilter2D): ``row_kernel``
     along x and ``column_kernel`` along y, each 1-D with an odd number of float32 taps (device or host arrays,
     as for :func:`convolve2d`)."""
@@ -130,9 +179,18 @@ def separable_filter(src: Array, row_kernel: Any, column_kernel: Any, out: Optio
     queue = queue_of(op, (src, out), queue)
     row, (row_length,) = _taps(op, "row_kernel", row_kernel, queue, 1)
     column, (column_length,) = _taps(op, "column_kernel", column_kernel, queue, 1)
-    return _filter(op, _core.separable_filter, src, out, queue, wait_for, (row, column),
-                   (*place(op, "row_kernel", row), row_length, 0), (*place(op, "column_kernel", column), column_length, 0),
-                   int(enumerator(op, "border", Border, border)))
+    return _filter(
+        op,
+        _core.separable_filter,
+        src,
+        out,
+        queue,
+        wait_for,
+        (row, column),
+        (*place(op, "row_kernel", row), row_length, 0),
+        (*place(op, "column_kernel", column), column_length, 0),
+        int(enumerator(op, "border", Border, border)),
+    )
 
 
 def _radii(op: str, radius: Union[int, Tuple[int, int]]) -> Tuple[int, int]:
@@ -143,25 +201,58 @@ def _radii(op: str, radius: Union[int, Tuple[int, int]]) -> Tuple[int, int]:
     return int(pair[0]), int(pair[1])
 
 
-def box_blur(src: Array, radius: Union[int, Tuple[int, int]], out: Optional[Array] = None, *,
-             border: BorderLike = Border.MIRROR, queue: Optional[cl.CommandQueue] = None,
-             wait_for: Events = None) -> Array:
+def box_blur(
+    src: Array,
+    radius: Union[int, Tuple[int, int]],
+    out: Optional[Array] = None,
+    *,
+    border: BorderLike = Border.MIRROR,
+    queue: Optional[cl.CommandQueue] = None,
+    wait_for: Events = None,
+) -> Array:
     """Mean over the (2 rx + 1) x (2 ry + 1) neighbourhood; ``radius`` is r or (rx, ry) (OpenCV's blur with
     ksize (2 rx + 1, 2 ry + 1))."""
     op = "box_blur"
     radius_x, radius_y = _radii(op, radius)
-    return _filter(op, _core.box_blur, src, out, queue, wait_for, (), radius_x, radius_y,
-                   int(enumerator(op, "border", Border, border)))
+    return _filter(
+        op,
+        _core.box_blur,
+        src,
+        out,
+        queue,
+        wait_for,
+        (),
+        radius_x,
+        radius_y,
+        int(enumerator(op, "border", Border, border)),
+    )
 
 
-def gaussian_blur(src: Array, sigma: float, out: Optional[Array] = None, *, border: BorderLike = Border.MIRROR,
-                  radius: Optional[int] = None, queue: Optional[cl.CommandQueue] = None,
-                  wait_for: Events = None) -> Array:
+def gaussian_blur(
+    src: Array,
+    sigma: float,
+    out: Optional[Array] = None,
+    *,
+    border: BorderLike = Border.MIRROR,
+    radius: Optional[int] = None,
+    queue: Optional[cl.CommandQueue] = None,
+    wait_for: Events = None,
+) -> Array:
     """Gaussian blur with standard deviation ``sigma`` > 0 in both directions; ``radius`` defaults to
     ceil(3 sigma) (taps exp(-d^2 / (2 sigma^2)) for |d| <= radius, normalised: OpenCV's GaussianBlur with ksize
     2 radius + 1)."""
     op = "gaussian_blur"
     if radius is not None and not (isinstance(radius, (int, np.integer)) and radius >= 0):
         refuse(op, "radius", f"{radius!r} is not a non-negative integer")
-    return _filter(op, _core.gaussian_blur, src, out, queue, wait_for, (), float(sigma),
-                   int(enumerator(op, "border", Border, border)), None if radius is None else int(radius))
+    return _filter(
+        op,
+        _core.gaussian_blur,
+        src,
+        out,
+        queue,
+        wait_for,
+        (),
+        float(sigma),
+        int(enumerator(op, "border", Border, border)),
+        None if radius is None else int(radius),
+    )

@@ -13,7 +13,6 @@ import numpy as np
 
 from ._errors import ArgumentTypeError, refuse
 
-
 # NumPy's dtype.name is computed in Python on every access; looking dtypes up here keeps a call's checks cheap.
 _NAMES = {np.dtype(name): name for name in ("float32", "float64", "int32", "uint8")}
 
@@ -51,8 +50,12 @@ def _step(op: str, argument: str, array: Any, axis: int) -> int:
     stride = int(array.strides[axis])
     itemsize = array.dtype.itemsize
     if stride <= 0 or stride % itemsize:
-        refuse(op, argument, f"stride of {stride} bytes along axis {axis} is not a positive whole number of "
-               f"{itemsize}-byte elements (make a copy)")
+        refuse(
+            op,
+            argument,
+            f"stride of {stride} bytes along axis {axis} is not a positive whole number of "
+            f"{itemsize}-byte elements (make a copy)",
+        )
     return stride // itemsize
 
 
@@ -60,8 +63,12 @@ def contiguous_size(op: str, argument: str, array: Any) -> int:
     """The number of elements of an array whose elements are contiguous (C or Fortran order)."""
     flags = array.flags
     if not (flags.c_contiguous or flags.f_contiguous):
-        refuse(op, argument, f"elements are not contiguous (shape {tuple(array.shape)}, strides "
-               f"{tuple(array.strides)}): make a contiguous copy")
+        refuse(
+            op,
+            argument,
+            f"elements are not contiguous (shape {tuple(array.shape)}, strides "
+            f"{tuple(array.strides)}): make a contiguous copy",
+        )
     return int(array.size)
 
 
@@ -70,8 +77,12 @@ def same_layout(op: str, argument: str, array: Any, reference: Any) -> None:
     if tuple(array.shape) != tuple(reference.shape):
         refuse(op, argument, f"shape {tuple(array.shape)} differs from {tuple(reference.shape)}")
     if array.size > 1 and tuple(array.strides) != tuple(reference.strides):
-        refuse(op, argument, f"strides {tuple(array.strides)} differ from {tuple(reference.strides)}: the arrays "
-               "must have the same memory order")
+        refuse(
+            op,
+            argument,
+            f"strides {tuple(array.strides)} differ from {tuple(reference.strides)}: the arrays "
+            "must have the same memory order",
+        )
 
 
 def leading_dimension(array: Any, order: str) -> Optional[int]:
@@ -123,11 +134,11 @@ def image(op: str, argument: str, array: Any, channels: Sequence[int]) -> Image:
     if count not in channels:
         refuse(op, argument, f"{count} channels: {', '.join(map(str, channels))} are supported (shape {shape})")
     itemsize = array.dtype.itemsize
-    if (len(shape) == 3 and count > 1 and array.strides[2] != itemsize) or \
-            (width > 1 and array.strides[1] != count * itemsize):
+    if (len(shape) == 3 and count > 1 and array.strides[2] != itemsize) or (
+        width > 1 and array.strides[1] != count * itemsize
+    ):
         refuse(op, argument, f"pixels are not contiguous within a row (strides {tuple(array.strides)}): make a copy")
-    pitch = _step(op, argument, array, 0) if height > 1 else width * count
+    pitch = _step(op, argument, array, 0) if height > 1 and width > 0 else width * count
     if pitch < width * count:
         refuse(op, argument, f"rows overlap: the pitch ({pitch} elements) is below a row ({width * count})")
     return Image(width, height, count, pitch)
-

@@ -17,7 +17,7 @@ import pyopencl.array as cl_array
 from . import _core
 from ._calls import attach, device_array, new_array, place, queue_of, wait_handles
 from ._errors import refuse
-from ._layout import (contiguous_size, dtype_of, leading_dimension, matrix, row_major, same_dtype, same_layout)
+from ._layout import contiguous_size, dtype_of, leading_dimension, matrix, row_major, same_dtype, same_layout
 from ._types import ReduceOp, enumerator
 
 Array = cl_array.Array
@@ -39,8 +39,9 @@ def check_elementwise(op: str, x: Any, y: Any, out: Any = None) -> Tuple[str, in
     return dtype, n
 
 
-def vector_add(a: Array, b: Array, out: Optional[Array] = None, *, queue: Optional[cl.CommandQueue] = None,
-               wait_for: Events = None) -> Array:
+def vector_add(
+    a: Array, b: Array, out: Optional[Array] = None, *, queue: Optional[cl.CommandQueue] = None, wait_for: Events = None
+) -> Array:
     """``out = a + b`` elementwise, for float32 or float64 arrays of one shape with contiguous elements.
 
     ``out`` may be ``a`` or ``b`` (in place); any other overlap raises :class:`tilecl.Error`.
@@ -49,19 +50,35 @@ def vector_add(a: Array, b: Array, out: Optional[Array] = None, *, queue: Option
     dtype, n = check_elementwise(op, device_array(op, "a", a), device_array(op, "b", b), out)
     queue = queue_of(op, (a, b, out), queue)
     result = out if out is not None else new_array(queue, a.shape, a.dtype, a)
-    handle = _core.vector_add(dtype, queue.int_ptr, n, *place(op, "a", a), *place(op, "b", b),
-                              *place(op, "out", device_array(op, "out", result)), wait_handles(queue, (a, b, out), wait_for))
+    handle = _core.vector_add(
+        dtype,
+        queue.int_ptr,
+        n,
+        *place(op, "a", a),
+        *place(op, "b", b),
+        *place(op, "out", device_array(op, "out", result)),
+        wait_handles(queue, (a, b, out), wait_for),
+    )
     attach(handle, (result,))
     return result
 
 
-def axpy(alpha: float, x: Array, y: Array, *, queue: Optional[cl.CommandQueue] = None, wait_for: Events = None) -> Array:
+def axpy(
+    alpha: float, x: Array, y: Array, *, queue: Optional[cl.CommandQueue] = None, wait_for: Events = None
+) -> Array:
     """``y = alpha * x + y`` in place (BLAS axpy), for float32 or float64 arrays of one shape; returns ``y``."""
     op = "axpy"
     dtype, n = check_elementwise(op, device_array(op, "x", x), device_array(op, "y", y))
     queue = queue_of(op, (y, x), queue)
-    handle = _core.axpy(dtype, queue.int_ptr, n, float(alpha), *place(op, "x", x), *place(op, "y", y),
-                        wait_handles(queue, (x, y), wait_for))
+    handle = _core.axpy(
+        dtype,
+        queue.int_ptr,
+        n,
+        float(alpha),
+        *place(op, "x", x),
+        *place(op, "y", y),
+        wait_handles(queue, (x, y), wait_for),
+    )
     attach(handle, (y,))
     return y
 
@@ -79,8 +96,9 @@ def check_transpose(a: Any, out: Any = None) -> str:
     return dtype
 
 
-def transpose(a: Array, out: Optional[Array] = None, *, queue: Optional[cl.CommandQueue] = None,
-              wait_for: Events = None) -> Array:
+def transpose(
+    a: Array, out: Optional[Array] = None, *, queue: Optional[cl.CommandQueue] = None, wait_for: Events = None
+) -> Array:
     """``out = a.T`` materialised: a rows x cols matrix with contiguous rows (C order, or rows sliced from a
     wider one) into a cols x rows matrix. float32, float64, int32 or uint8; bit-exact."""
     op = "transpose"
@@ -88,9 +106,17 @@ def transpose(a: Array, out: Optional[Array] = None, *, queue: Optional[cl.Comma
     queue = queue_of(op, (a, out), queue)
     result = out if out is not None else new_array(queue, tuple(a.shape)[::-1], a.dtype, a)
     rows, cols = a.shape
-    handle = _core.transpose(dtype, queue.int_ptr, rows, cols, *place(op, "a", a), row_major(op, "a", a),
-                             *place(op, "out", device_array(op, "out", result)), row_major(op, "out", result),
-                             wait_handles(queue, (a, out), wait_for))
+    handle = _core.transpose(
+        dtype,
+        queue.int_ptr,
+        rows,
+        cols,
+        *place(op, "a", a),
+        row_major(op, "a", a),
+        *place(op, "out", device_array(op, "out", result)),
+        row_major(op, "out", result),
+        wait_handles(queue, (a, out), wait_for),
+    )
     attach(handle, (result,))
     return result
 
@@ -109,8 +135,14 @@ def check_reduce(x: Any, op: Union[ReduceOp, str], out: Any = None) -> Tuple[str
     return dtype, reduction, result_dtype
 
 
-def reduce(x: Array, op: Union[ReduceOp, str] = ReduceOp.SUM, out: Optional[Array] = None, *,
-           queue: Optional[cl.CommandQueue] = None, wait_for: Events = None) -> Array:
+def reduce(
+    x: Array,
+    op: Union[ReduceOp, str] = ReduceOp.SUM,
+    out: Optional[Array] = None,
+    *,
+    queue: Optional[cl.CommandQueue] = None,
+    wait_for: Events = None,
+) -> Array:
     """Reduces every element of ``x`` (float32, float64 or int32, contiguous) on the device into a 0-d array
     (or the one element of ``out``): "sum", "min", "max" (of x's dtype) or "argmin", "argmax" (an int32 index
     into the flattened array; the first NaN if any, else the first extreme). ``.get()`` reads it back.
@@ -122,23 +154,32 @@ def reduce(x: Array, op: Union[ReduceOp, str] = ReduceOp.SUM, out: Optional[Arra
     dtype, reduction, result_dtype = check_reduce(device_array(name, "x", x), op, out)
     queue = queue_of(name, (x, out), queue)
     result = out if out is not None else new_array(queue, (), result_dtype, x)
-    handle = _core.reduce(dtype, queue.int_ptr, int(reduction), int(x.size), *place(name, "x", x),
-                          *place(name, "out", device_array(name, "out", result)), wait_handles(queue, (x, out), wait_for))
+    handle = _core.reduce(
+        dtype,
+        queue.int_ptr,
+        int(reduction),
+        int(x.size),
+        *place(name, "x", x),
+        *place(name, "out", device_array(name, "out", result)),
+        wait_handles(queue, (x, out), wait_for),
+    )
     attach(handle, (result,))
     return result
 
 
-def sum(x: Array, out: Optional[Array] = None, **options: Any) -> Array:  # noqa: A001 (NumPy's name)
+# sum, min and max shadow the builtins inside this module (NumPy and PyOpenCL use the same names); nothing here
+# calls the builtins.
+def sum(x: Array, out: Optional[Array] = None, **options: Any) -> Array:
     """:func:`reduce` with "sum"."""
     return reduce(x, ReduceOp.SUM, out, **options)
 
 
-def min(x: Array, out: Optional[Array] = None, **options: Any) -> Array:  # noqa: A001
+def min(x: Array, out: Optional[Array] = None, **options: Any) -> Array:
     """:func:`reduce` with "min" (NaN propagates)."""
     return reduce(x, ReduceOp.MIN, out, **options)
 
 
-def max(x: Array, out: Optional[Array] = None, **options: Any) -> Array:  # noqa: A001
+def max(x: Array, out: Optional[Array] = None, **options: Any) -> Array:
     """:func:`reduce` with "max" (NaN propagates)."""
     return reduce(x, ReduceOp.MAX, out, **options)
 
@@ -181,8 +222,16 @@ def _stored(op: str, argument: str, array: Any, order: str) -> Tuple[int, int]:
     refuse(op, argument, f"neither rows nor columns are contiguous (strides {tuple(array.strides)}): make a copy")
 
 
-def gemm(a: Array, b: Array, out: Optional[Array] = None, *, alpha: float = 1.0, beta: float = 0.0,
-         queue: Optional[cl.CommandQueue] = None, wait_for: Events = None) -> Array:
+def gemm(
+    a: Array,
+    b: Array,
+    out: Optional[Array] = None,
+    *,
+    alpha: float = 1.0,
+    beta: float = 0.0,
+    queue: Optional[cl.CommandQueue] = None,
+    wait_for: Events = None,
+) -> Array:
     """``out = alpha * a @ b + beta * out`` (BLAS gemm), float32 or float64.
 
     Each matrix may be in C or Fortran order or a transposed view (``a.T``): the product is computed in
@@ -202,8 +251,24 @@ def gemm(a: Array, b: Array, out: Optional[Array] = None, *, alpha: float = 1.0,
         refuse(op, "out", f"neither rows nor columns are contiguous (strides {tuple(result.strides)})")
     trans_a, lda = _stored(op, "a", a, order)
     trans_b, ldb = _stored(op, "b", b, order)
-    handle = _core.gemm(dtype, queue.int_ptr, 0 if order == "C" else 1, trans_a, trans_b, m, n, k, float(alpha),
-                        *place(op, "a", a), lda, *place(op, "b", b), ldb, float(beta), *place(op, "out", result), ldc,
-                        wait_handles(queue, (a, b, out), wait_for))
+    handle = _core.gemm(
+        dtype,
+        queue.int_ptr,
+        0 if order == "C" else 1,
+        trans_a,
+        trans_b,
+        m,
+        n,
+        k,
+        float(alpha),
+        *place(op, "a", a),
+        lda,
+        *place(op, "b", b),
+        ldb,
+        float(beta),
+        *place(op, "out", result),
+        ldc,
+        wait_handles(queue, (a, b, out), wait_for),
+    )
     attach(handle, (result,))
     return result

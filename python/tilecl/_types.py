@@ -34,8 +34,7 @@ class ReduceOp(enum.IntEnum):
 Enumeration = TypeVar("Enumeration", Border, ReduceOp)
 
 
-def enumerator(op: str, argument: str, enumeration: Type[Enumeration],
-               value: Union[Enumeration, str]) -> Enumeration:
+def enumerator(op: str, argument: str, enumeration: Type[Enumeration], value: Union[Enumeration, str]) -> Enumeration:
     """``value`` as a member of ``enumeration``: a member, or its name in any case."""
     if isinstance(value, enumeration):
         return value

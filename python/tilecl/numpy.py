@@ -84,8 +84,9 @@ def reduce(x: Any, op: Union[ReduceOp, str] = ReduceOp.SUM, *, queue: Optional[c
     return int(value) if reduction in (ReduceOp.ARGMIN, ReduceOp.ARGMAX) else value
 
 
-def gemm(a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0,
-         queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
+def gemm(
+    a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0, queue: Optional[cl.CommandQueue] = None
+) -> np.ndarray:
     """``alpha * a @ b + beta * c`` (c omitted: ``alpha * a @ b``), float32 or float64, as a new array."""
     a, b = _host(a), _host(b)
     c = None if c is None else _host(c)
@@ -95,41 +96,61 @@ def gemm(a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0
     return _linear_algebra.gemm(_upload(queue, a), _upload(queue, b), out, alpha=alpha, beta=beta).get()
 
 
-def rgb_to_gray(img: Any, *, weights: Tuple[float, float, float] = (0.21, 0.72, 0.07),
-                queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
+def rgb_to_gray(
+    img: Any, *, weights: Tuple[float, float, float] = (0.21, 0.72, 0.07), queue: Optional[cl.CommandQueue] = None
+) -> np.ndarray:
     """H x W gray image of an H x W x 3 RGB image (uint8 or float32)."""
     img = _host(img)
     _image.check_image("rgb_to_gray", img, None, (3,))
     return _image.rgb_to_gray(_upload(queue or default_queue(), img), weights=weights).get()
 
 
-def convolve2d(img: Any, kernel: Any, *, border: BorderLike = Border.MIRROR,
-               queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
+def convolve2d(
+    img: Any, kernel: Any, *, border: BorderLike = Border.MIRROR, queue: Optional[cl.CommandQueue] = None
+) -> np.ndarray:
     """``img`` correlated with a 2-D filter of odd sizes (OpenCV's filter2D); see :func:`tilecl.convolve2d`."""
     img = _host(img)
     _image.check_image("convolve2d", img)
     return _image.convolve2d(_upload(queue or default_queue(), img), kernel, border=border).get()
 
 
-def separable_filter(img: Any, row_kernel: Any, column_kernel: Any, *, border: BorderLike = Border.MIRROR,
-                     queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
+def separable_filter(
+    img: Any,
+    row_kernel: Any,
+    column_kernel: Any,
+    *,
+    border: BorderLike = Border.MIRROR,
+    queue: Optional[cl.CommandQueue] = None,
+) -> np.ndarray:
     """``img`` correlated with column_kernel(j) * row_kernel(i) (OpenCV's sepFilter2D)."""
     img = _host(img)
     _image.check_image("separable_filter", img)
-    return _image.separable_filter(_upload(queue or default_queue(), img), row_kernel, column_kernel,
-                                   border=border).get()
+    return _image.separable_filter(
+        _upload(queue or default_queue(), img), row_kernel, column_kernel, border=border
+    ).get()
 
 
-def box_blur(img: Any, radius: Union[int, Tuple[int, int]], *, border: BorderLike = Border.MIRROR,
-             queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
+def box_blur(
+    img: Any,
+    radius: Union[int, Tuple[int, int]],
+    *,
+    border: BorderLike = Border.MIRROR,
+    queue: Optional[cl.CommandQueue] = None,
+) -> np.ndarray:
     """Mean over a (2 rx + 1) x (2 ry + 1) neighbourhood (OpenCV's blur); ``radius`` is r or (rx, ry)."""
     img = _host(img)
     _image.check_image("box_blur", img)
     return _image.box_blur(_upload(queue or default_queue(), img), radius, border=border).get()
 
 
-def gaussian_blur(img: Any, sigma: float, *, border: BorderLike = Border.MIRROR, radius: Optional[int] = None,
-                  queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
+def gaussian_blur(
+    img: Any,
+    sigma: float,
+    *,
+    border: BorderLike = Border.MIRROR,
+    radius: Optional[int] = None,
+    queue: Optional[cl.CommandQueue] = None,
+) -> np.ndarray:
     """Gaussian blur of an H x W or H x W x C image (uint8 or float32): ``tilecl.numpy.gaussian_blur(img,
     sigma=2)``. ``radius`` defaults to ceil(3 sigma); see :func:`tilecl.gaussian_blur`."""
     img = _host(img)

@@ -99,8 +99,17 @@ def mode() -> str:
     return _core.tuning_mode()
 
 
-def tune(queue: cl.CommandQueue, op: str, dtype: Any, shape: str, *, budget_ms: float = 10000.0,
-         strategy: str = "exhaustive", seed: int = 1, max_candidates: int = 0) -> TuneResult:
+def tune(
+    queue: cl.CommandQueue,
+    op: str,
+    dtype: Any,
+    shape: str,
+    *,
+    budget_ms: float = 10000.0,
+    strategy: str = "exhaustive",
+    seed: int = 1,
+    max_candidates: int = 0,
+) -> TuneResult:
     """Searches ``op``'s whole space for the bucket of ``shape`` on the queue's device (as ``tilecl tune``),
     verifies each candidate, stores the winner in the tuning database and uses it from now on in this process.
     ``strategy``: "exhaustive" or "random"; ``max_candidates`` 0 means no limit. Blocks for up to about
