@@ -10,7 +10,7 @@ before anything is uploaded; arrays in any memory order are accepted (a contiguo
 from __future__ import annotations
 
 import threading
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Tuple, Union
 
 import numpy as np
 import pyopencl as cl
@@ -50,6 +50,20 @@ def _host(array: Any) -> np.ndarray:
 
 def _upload(queue: cl.CommandQueue, array: np.ndarray) -> cl_array.Array:
     return cl_array.to_device(queue, array)
+
+
+def _image_op(
+    op: str,
+    function: Callable[..., cl_array.Array],
+    img: Any,
+    queue: Optional[cl.CommandQueue],
+    *arguments: Any,
+    **options: Any,
+) -> np.ndarray:
+    """Checks the image, uploads it, runs ``function(device image, *arguments, **options)`` and downloads."""
+    img = _host(img)
+    _image.check_image(op, img)
+    return function(_upload(queue or default_queue(), img), *arguments, **options).get()
 
 
 def vector_add(a: Any, b: Any, *, queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
@@ -109,9 +123,7 @@ def convolve2d(
     img: Any, kernel: Any, *, border: BorderLike = Border.MIRROR, queue: Optional[cl.CommandQueue] = None
 ) -> np.ndarray:
     """``img`` correlated with a 2-D filter of odd sizes (OpenCV's filter2D); see :func:`tilecl.convolve2d`."""
-    img = _host(img)
-    _image.check_image("convolve2d", img)
-    return _image.convolve2d(_upload(queue or default_queue(), img), kernel, border=border).get()
+    return _image_op("convolve2d", _image.convolve2d, img, queue, kernel, border=border)
 
 
 def separable_filter(
@@ -123,11 +135,7 @@ def separable_filter(
     queue: Optional[cl.CommandQueue] = None,
 ) -> np.ndarray:
     """``img`` correlated with column_kernel(j) * row_kernel(i) (OpenCV's sepFilter2D)."""
-    img = _host(img)
-    _image.check_image("separable_filter", img)
-    return _image.separable_filter(
-        _upload(queue or default_queue(), img), row_kernel, column_kernel, border=border
-    ).get()
+    return _image_op("separable_filter", _image.separable_filter, img, queue, row_kernel, column_kernel, border=border)
 
 
 def box_blur(
@@ -138,9 +146,7 @@ def box_blur(
     queue: Optional[cl.CommandQueue] = None,
 ) -> np.ndarray:
     """Mean over a (2 rx + 1) x (2 ry + 1) neighbourhood (OpenCV's blur); ``radius`` is r or (rx, ry)."""
-    img = _host(img)
-    _image.check_image("box_blur", img)
-    return _image.box_blur(_upload(queue or default_queue(), img), radius, border=border).get()
+    return _image_op("box_blur", _image.box_blur, img, queue, radius, border=border)
 
 
 def gaussian_blur(
@@ -153,6 +159,4 @@ def gaussian_blur(
 ) -> np.ndarray:
     """Gaussian blur of an H x W or H x W x C image (uint8 or float32): ``tilecl.numpy.gaussian_blur(img,
     sigma=2)``. ``radius`` defaults to ceil(3 sigma); see :func:`tilecl.gaussian_blur`."""
-    img = _host(img)
-    _image.check_image("gaussian_blur", img)
-    return _image.gaussian_blur(_upload(queue or default_queue(), img), sigma, border=border, radius=radius).get()
+    return _image_op("gaussian_blur", _image.gaussian_blur, img, queue, sigma, border=border, radius=radius)
