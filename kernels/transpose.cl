@@ -34,6 +34,11 @@
  *                     g = (ceil(cols / TILE) * TILE / VEC, ceil(rows / TILE) * WG_Y); l = (TILE / VEC, WG_Y)
  *                     (fixed: reqd_work_group_size). Local memory: TILE * (TILE + PAD) * sizeof(DTYPE).
  *                     Build macros: DTYPE, TILE, WG_Y, PAD, VEC.
+ *   transpose_shifted transpose_tiled's tile, with each output row's piece shifted to start on a SECTOR-element
+ *                     boundary (the work-group also holds the SECTOR input rows before its tile), so that no memory
+ *                     sector of the output is written in parts by two work-groups. Same geometry as
+ *                     transpose_tiled. Local memory: (TILE + SECTOR) * (TILE + PAD) * sizeof(DTYPE).
+ *                     Build macros: DTYPE, TILE, WG_Y, PAD, VEC, SECTOR.
  *   transpose_block   no local memory: each work-item moves a VEC x VEC block in registers (VEC vector loads
  *                     of a row each, an in-register transpose, VEC vector stores). CPU-friendly (PoCL: 8 x 8
  *                     floats), and also a candidate on GPUs (4 x 4 floats = 16-byte accesses; uchar16 for
@@ -51,6 +56,8 @@
  *   VEC    tiled: width of the global accesses; block: edge of the register block. 1, 2, 4, 8 or 16;
  *          default 4 (16-byte accesses for float). VEC * sizeof(DTYPE) = 16 suits GPUs; VEC = 8 or 16 with
  *          float suits CPUs (block).
+ *   SECTOR shifted: elements per memory sector the output pieces align to, default 8 (32 bytes of 4-byte
+ *          elements); a multiple of VEC dividing TILE.
  *   USE_SHUFFLE  block: 1 (default) transposes the register block with vector shuffles, 0 element by element
  *          through a private array. Same result; on PoCL 1 is 2.2x faster for uchar, equal for float.
  *
@@ -78,6 +85,9 @@
 #endif
 #ifndef USE_SHUFFLE
 #define USE_SHUFFLE 1
+#endif
+#ifndef SECTOR
+#define SECTOR 8
 #endif
 
 #if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
@@ -286,6 +296,81 @@ __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpo
     transpose_load_edge(tile, rows - r0, cols - c0, in + in_first, ld_in, lx, ly);
     barrier(CLK_LOCAL_MEM_FENCE);
     transpose_store_edge(tile, rows - r0, cols - c0, out + out_first, ld_out, lx, ly);
+  }
+}
+
+/* transpose_shifted: the local tile of transpose_tiled, but each output row's piece is shifted so that it starts on
+ * a SECTOR-element boundary: no two work-groups write parts of one memory sector, which a GPU with ECC memory
+ * writes back as a read-modify-write when the parts arrive apart. Work-group (x, y) holds input rows [r0 - SECTOR,
+ * r0 + TILE) of columns [c0, c0 + TILE) and writes, of output row c0 + j, the elements [r0 - s, r0 + TILE - s) with
+ * s = (out_offset + (c0 + j) * ld_out + r0) % SECTOR; the first tile row starts at 0 and the last ends at rows. */
+#define SHIFTED_ROWS (TILE + SECTOR)
+
+/* Loads input row `r` of the tile's columns into local row y: aligned windows where every vector read stays inside
+ * the matrix's rows, element loads otherwise. */
+void transpose_shifted_load(__local DTYPE (*tile)[TILE + PAD], int y, int r, int rows, int cols, int c0,
+                            __global const DTYPE* in, ulong in_offset, int ld_in, int lx) {
+  const ulong first = in_offset + (ulong)r * (ulong)ld_in + (ulong)c0;
+  const int skew = (int)(first & (ulong)(VEC - 1));
+  const bool whole = TILE <= cols - c0;
+  const bool extra_inside = r + 1 < rows || TILE + VEC <= cols - c0;
+  const bool start_inside = r > 0 || c0 > 0 || skew == 0;
+  if (whole && extra_inside && start_inside) {
+    transpose_load_window(tile, y, in + first, skew, lx);
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) {
+    const int c = lx + k * (TILE / VEC);
+    if (c < cols - c0) tile[y][c] = in[first + c];
+  }
+}
+
+/* Writes output row c0 + j's piece [start, end) (input rows) from local column j, top = input row of local row 0:
+ * whole aligned vectors inside the piece, element stores for a partial vector at either end. */
+void transpose_shifted_store(__local DTYPE (*tile)[TILE + PAD], int j, int top, int start, int end,
+                             __global DTYPE* out, ulong row_first, int lx) {
+  const ulong aligned_first = (row_first + (ulong)start) & ~(ulong)(VEC - 1);
+  for (ulong v = aligned_first + (ulong)lx * VEC; v < row_first + (ulong)end; v += TILE) {
+    const int p = (int)(v - row_first); /* input row of the vector's first element (may be below start) */
+    if (p >= start && p + VEC <= end) {
+      DTYPE lanes[VEC];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) lanes[k] = tile[p + k - top][j];
+      *(__global TRANSPOSE_VTYPE*)(out + v) = TRANSPOSE_VLOAD(lanes);
+    } else {
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) {
+        if (p + k >= start && p + k < end) out[v + k] = tile[p + k - top][j];
+      }
+    }
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpose_shifted(int rows, int cols,
+                                                                                           __global const DTYPE* in,
+                                                                                           ulong in_offset, int ld_in,
+                                                                                           __global DTYPE* out,
+                                                                                           ulong out_offset,
+                                                                                           int ld_out) {
+  __local DTYPE tile[SHIFTED_ROWS][TILE + PAD];
+  const int lx = get_local_id(0);
+  const int ly = get_local_id(1);
+  const int c0 = get_group_id(0) * TILE;
+  const int r0 = get_group_id(1) * TILE;
+  const int top = r0 - SECTOR; /* input row of local row 0 */
+  for (int y = ly; y < SHIFTED_ROWS; y += WG_Y) {
+    const int r = top + y;
+    if (r >= 0 && r < rows) transpose_shifted_load(tile, y, r, rows, cols, c0, in, in_offset, ld_in, lx);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const bool last = TILE >= rows - r0;
+  for (int j = ly; j < TILE && j < cols - c0; j += WG_Y) {
+    const ulong row_first = out_offset + (ulong)(c0 + j) * (ulong)ld_out;
+    const int shift = (int)((row_first + (ulong)r0) % SECTOR);
+    const int start = max(0, r0 - shift);
+    const int end = last ? rows : r0 + TILE - shift;
+    transpose_shifted_store(tile, j, top, start, end, out, row_first, lx);
   }
 }
 

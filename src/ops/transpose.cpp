@@ -37,8 +37,8 @@ struct Matrix {
 struct FreeLaunch {  // naive and block: the work-group is a launch parameter (0 x 0: the driver chooses)
   std::int64_t vec = 1, shuffle = 1, wg_x = 0, wg_y = 0;
 };
-struct TileParams {  // tiled (PAD = 0) and padded
-  std::int64_t tile = 32, vec = 4, wg_y = 8, pad = 0;
+struct TileParams {  // tiled (PAD = 0), padded and shifted
+  std::int64_t tile = 32, vec = 4, wg_y = 8, pad = 0, sector = 0;
 };
 
 // The NDRange of one launch over `rows` rows.
@@ -94,16 +94,42 @@ VariantDescriptor<TileParams> tile_variant(bool padded, std::size_t element_size
   return {padded ? "padded" : "tiled", "transpose_tiled", fields, rules};
 }
 
+// The padded tile with output pieces shifted to SECTOR-element boundaries (kernels/transpose.cl).
+VariantDescriptor<TileParams> shifted_variant(std::size_t element_size) {
+  using F = VariantDescriptor<TileParams>::Field;
+  VariantDescriptor<TileParams> v = tile_variant(true, element_size);
+  v.variant = "shifted";
+  v.kernel = "transpose_shifted";
+  const auto sector = static_cast<std::int64_t>(32 / element_size);
+  v.fields.push_back(F{"SECTOR", &TileParams::sector, ParameterKind::Build, {sector, 2 * sector}, 1, 64});
+  v.constraints.back() = constraints::local_memory_fits(
+      "(TILE + SECTOR) * (TILE + PAD) elements", [element_size](const Values& values) {
+        const auto tile = static_cast<std::uint64_t>(at(values, "TILE"));
+        return (tile + static_cast<std::uint64_t>(at(values, "SECTOR"))) *
+               (tile + static_cast<std::uint64_t>(at(values, "PAD"))) * element_size;
+      });
+  v.constraints.push_back(constraints::multiple_of("TILE", {"SECTOR"}));
+  v.constraints.push_back(constraints::multiple_of("SECTOR", {"VEC"}));
+  return v;
+}
+
 // The variants for an element size, built once.
 struct Variants {
   VariantDescriptor<FreeLaunch> naive, block;
-  VariantDescriptor<TileParams> tiled, padded;
+  VariantDescriptor<TileParams> tiled, padded, shifted;
   SearchSpace space;
+
+  const VariantDescriptor<TileParams>* tile_descriptor(const std::string& name) const {
+    if (name == "tiled") return &tiled;
+    if (name == "padded") return &padded;
+    return name == "shifted" ? &shifted : nullptr;
+  }
 };
 const Variants& variants_for(std::size_t element_size) {
   auto make = [](std::size_t size) {
-    Variants v{naive_variant(), block_variant(), tile_variant(false, size), tile_variant(true, size), {}};
-    v.space = SearchSpace({v.padded.space(), v.tiled.space(), v.block.space(), v.naive.space()});
+    Variants v{naive_variant(),          block_variant(),           tile_variant(false, size),
+               tile_variant(true, size), shifted_variant(size),     {}};
+    v.space = SearchSpace({v.shifted.space(), v.padded.space(), v.tiled.space(), v.block.space(), v.naive.space()});
     return v;
   };
   static const Variants bytes = make(1), words = make(4), doubles = make(8);
@@ -134,8 +160,8 @@ LaunchPlan plan_for(const DTypeInfo& dtype, const Config& config) {
   const Variants& v = variants_for(dtype.size);
   LaunchPlan plan;
   plan.options.define("DTYPE", bits_type(dtype));
-  if (config.variant == "tiled" || config.variant == "padded") {
-    const auto& descriptor = config.variant == "tiled" ? v.tiled : v.padded;
+  if (const auto* tile_descriptor = v.tile_descriptor(config.variant)) {
+    const auto& descriptor = *tile_descriptor;
     TileParams p = descriptor.decode(config);
     descriptor.render(p, plan.options);
     if (config.variant == "tiled") plan.options.define("PAD", std::int64_t{0});
@@ -378,7 +404,9 @@ SearchSpace transpose_search_space(const DTypeInfo& dtype, const DeviceInfo& /*d
 
 FamilyMacros transpose_macros() {
   const Variants& v = variants_for(4);
-  return {kFamily, {macros_of(v.naive), macros_of(v.block), macros_of(v.tiled), macros_of(v.padded)}, {"DTYPE", "PAD"}};
+  return {kFamily,
+          {macros_of(v.naive), macros_of(v.block), macros_of(v.tiled), macros_of(v.padded), macros_of(v.shifted)},
+          {"DTYPE", "PAD"}};
 }
 
 Config transpose_default_config(const DTypeInfo& dtype, const DeviceInfo& device) {
