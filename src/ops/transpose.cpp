@@ -102,8 +102,8 @@ VariantDescriptor<TileParams> shifted_variant(std::size_t element_size) {
   v.kernel = "transpose_shifted";
   const auto sector = static_cast<std::int64_t>(32 / element_size);
   v.fields.push_back(F{"SECTOR", &TileParams::sector, ParameterKind::Build, {sector, 2 * sector}, 1, 64});
-  v.constraints.back() = constraints::local_memory_fits(
-      "(TILE + SECTOR) * (TILE + PAD) elements", [element_size](const Values& values) {
+  v.constraints.back() =
+      constraints::local_memory_fits("(TILE + SECTOR) * (TILE + PAD) elements", [element_size](const Values& values) {
         const auto tile = static_cast<std::uint64_t>(at(values, "TILE"));
         return (tile + static_cast<std::uint64_t>(at(values, "SECTOR"))) *
                (tile + static_cast<std::uint64_t>(at(values, "PAD"))) * element_size;
@@ -127,8 +127,8 @@ struct Variants {
 };
 const Variants& variants_for(std::size_t element_size) {
   auto make = [](std::size_t size) {
-    Variants v{naive_variant(),          block_variant(),           tile_variant(false, size),
-               tile_variant(true, size), shifted_variant(size),     {}};
+    Variants v{naive_variant(),          block_variant(),       tile_variant(false, size),
+               tile_variant(true, size), shifted_variant(size), {}};
     v.space = SearchSpace({v.shifted.space(), v.padded.space(), v.tiled.space(), v.block.space(), v.naive.space()});
     return v;
   };
