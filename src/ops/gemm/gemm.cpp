@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "ops/gemm/enqueue.hpp"
+#include "ops/gemm/mma.hpp"
 #include "ops/gemm/plan.hpp"
 #include "ops/gemm/shapes.hpp"
 #include "ops/gemm/subject.hpp"
@@ -133,7 +134,9 @@ std::vector<TunableOp> gemm_tunable_ops() {
       throw Error(gemm::kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float or double");
     return gemm::make_subject(*type, gemm::row_major(gemm::parse_shape(shape)));
   };
-  return {op};
+  std::vector<TunableOp> ops{op};
+  for (auto& mma : gemm_mma_tunable_ops()) ops.push_back(std::move(mma));  // half, bfloat16, tf32 (mma_gemm.cpp)
+  return ops;
 }
 
 #define TILECL_GEMM_INSTANTIATE(T)                                                                                    \
