@@ -55,6 +55,7 @@ struct Settings {
 std::vector<FamilyBenchmark> all_benchmarks() {
   return {
       elementwise_benchmark(), transpose_benchmark(), reduce_benchmark(), gemm_benchmark(), image_benchmark(),
+      gemm_mma_benchmark(),
   };
 }
 
