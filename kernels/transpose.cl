@@ -63,8 +63,9 @@
  *          float suits CPUs (block).
  *   SECTOR shifted: elements per memory sector the output pieces align to, default 8 (32 bytes of 4-byte
  *          elements); a multiple of VEC dividing TILE.
- *   USE_SHUFFLE  block: 1 (default) transposes the register block with vector shuffles, 0 element by element
- *          through a private array. Same result; on PoCL 1 is 2.2x faster for uchar, equal for float.
+ *   USE_SHUFFLE  block: 1 (default) transposes the register block with vector shuffles (.even/.odd), 2 with
+ *          shuffle2 (for oclgrind, see TRANSPOSE_EVENS), 0 element by element through a private array. Same
+ *          result; on PoCL 1 is 2.2x faster than 0 for uchar, equal for float, and 2 is much slower.
  *
  * Launch-only parameters: the local size (lx, ly) of transpose_naive and transpose_block (WG_X, WG_Y in the
  * host's search space). Everything else is a build parameter. The host (src/ops/transpose.cpp) offers
@@ -112,16 +113,23 @@
 #define TRANSPOSE_VSTORE(v, p) TILECL_CAT(vstore, VEC)(v, 0, p)
 #endif
 
-/* The even (odd) elements of a followed by those of b. 16-wide vectors use shuffle2 with a constant mask (the
- * mask is of DTYPE's own unsigned type, hence DTYPE must be unsigned): oclgrind 21.10 reports a false
- * "uninitialized value written" for the .even/.odd concatenation of two 16-element vectors (reproduced with a
- * single-vector kernel on fully written input; 2-, 4- and 8-element vectors and shuffle2 are tracked right).
- * Both forms compile to the same shuffle instructions. */
-#if VEC == 16
+/* The even (odd) elements of a followed by those of b. USE_SHUFFLE = 1: .even/.odd concatenations, what PoCL
+ * turns into its fastest permutes (2.2x faster than element moves for 16 bytes). USE_SHUFFLE = 2: shuffle2 with
+ * constant masks (of DTYPE's own unsigned type, hence DTYPE must be unsigned), the same values: oclgrind 21.10
+ * reports a false "uninitialized value written" for the concatenation of two 16-element vectors' .even/.odd
+ * (reproduced with a one-line kernel on fully written input; 2-, 4- and 8-element vectors are tracked right), while
+ * it tracks shuffle2; PoCL, however, runs shuffle2 as a function call, 80x slower. The oclgrind test runs 2. */
+#if USE_SHUFFLE == 2 && VEC == 16
 #define TRANSPOSE_EVENS(a, b) \
   shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30))
 #define TRANSPOSE_ODDS(a, b) \
   shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
+#elif USE_SHUFFLE == 2 && VEC == 8
+#define TRANSPOSE_EVENS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6, 8, 10, 12, 14))
+#define TRANSPOSE_ODDS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7, 9, 11, 13, 15))
+#elif USE_SHUFFLE == 2 && VEC == 4
+#define TRANSPOSE_EVENS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6))
+#define TRANSPOSE_ODDS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7))
 #else
 #define TRANSPOSE_EVENS(a, b) (TRANSPOSE_VTYPE)((a).even, (b).even)
 #define TRANSPOSE_ODDS(a, b) (TRANSPOSE_VTYPE)((a).odd, (b).odd)
@@ -151,7 +159,7 @@ bool transpose_aligned(ulong in_offset, int ld_in, ulong out_offset, int ld_out)
  * rounds element (i, j) sits at (j, i). These are constant two-vector shuffles (unpack/permute instructions
  * on CPUs; byte permutes for uchar). USE_SHUFFLE = 0: element-wise through a private array. */
 void transpose_block_move(__global const DTYPE* in, int ld_in, __global DTYPE* out, int ld_out, bool aligned) {
-#if USE_SHUFFLE && VEC > 1
+#if USE_SHUFFLE > 0 && VEC > 1
   TRANSPOSE_VTYPE r[VEC], t[VEC];
 #pragma unroll
   for (int i = 0; i < VEC; ++i) r[i] = transpose_load(in + (size_t)i * ld_in, aligned);

@@ -64,7 +64,7 @@ VariantDescriptor<FreeLaunch> block_variant() {
   return {"block",
           "transpose_block",
           {F{"VEC", &FreeLaunch::vec, ParameterKind::Build, {4, 8, 16, 2}, 2, 16},
-           F{"USE_SHUFFLE", &FreeLaunch::shuffle, ParameterKind::Build, {1, 0}, 0, 1},
+           F{"USE_SHUFFLE", &FreeLaunch::shuffle, ParameterKind::Build, {1, 0}, 0, 2},
            F{"WG_X", &FreeLaunch::wg_x, ParameterKind::Launch, {1, 4, 8, 16, 32, 0}, 0, 1024},
            F{"WG_Y", &FreeLaunch::wg_y, ParameterKind::Launch, {32, 16, 8, 4, 1, 0}, 0, 1024}},
           {constraints::one_of("VEC", {2, 4, 8, 16}), constraints::work_group_fits("WG_X", "WG_Y", true)}};
