@@ -391,7 +391,7 @@ class TransposeSubject : public TuningSubject {
 
   std::string verify(cl::CommandQueue& queue, const Config& config) override {
     for (auto& check : checks_) {
-      const std::string why = check.run(queue, config);
+      std::string why = check.run(queue, config);
       if (!why.empty()) return why;
     }
     return {};
