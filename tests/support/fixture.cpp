@@ -94,6 +94,20 @@ bool file_permissions_enforced() {
   return enforced;
 }
 
+std::string as_nobody() {
+  if (::geteuid() != 0 || run_command("command -v setpriv >/dev/null 2>&1").status != 0) return {};
+  return "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+}
+
+nlohmann::json probe_report(const std::string& environment, const std::string& args, bool unprivileged) {
+  const std::string command = (unprivileged ? as_nobody() : std::string()) + "env " + environment + " '" +
+                              probe_path() + "' " + args + " 2>/dev/null";
+  auto result = run_command(command);
+  const bool reported = (result.status == 0 || result.status == 1) && nlohmann::json::accept(result.output);
+  REQUIRE_MESSAGE(reported, command << " -> exit status " << result.status << ", " << result.output);
+  return nlohmann::json::parse(result.output);
+}
+
 ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
   const char* old = std::getenv(name);
   had_value_ = old != nullptr;
