@@ -2,7 +2,8 @@
 //
 // BuildOnceMap<Key, Value>: the first caller of a key builds its value, outside the map's lock; callers that
 // arrive meanwhile wait for that one build; a build that throws is remembered, and every later caller of the key
-// gets the same exception (no retry). Used where a value is costly (a compiled program, a tuning choice).
+// gets the same exception (no retry) -- unless the caller asks for OnFailure::Retry, for values whose failures
+// are passing (an allocation). Used where a value is costly (a compiled program, a tuning choice).
 //
 // ContextCache<Key, Value>: a BuildOnceMap whose entries belong to an OpenCL context. Each entry retains its
 // context (so the handle cannot be reused by a new context while the entry exists), touches the context in the
@@ -32,12 +33,16 @@
 
 namespace tilecl::detail {
 
+// What a failed build leaves: the exception for every later caller, or nothing (the next caller builds again; the
+// callers that waited for the failed build still get its exception).
+enum class OnFailure { Remember, Retry };
+
 template <typename Key, typename Value>
 class BuildOnceMap {
  public:
   // The value of `key`: built by `build()` (a callable returning Value) in the first caller's thread.
   template <typename Build>
-  Value get(const Key& key, Build&& build) {
+  Value get(const Key& key, Build&& build, OnFailure on_failure = OnFailure::Remember) {
     std::promise<Value> promise;
     std::shared_future<Value> future;
     bool builder = false;
@@ -53,9 +58,16 @@ class BuildOnceMap {
         promise.set_value(std::forward<Build>(build)());
       } catch (...) {
         promise.set_exception(std::current_exception());
+        if (on_failure == OnFailure::Retry) erase(key);
       }
     }
     return future.get();
+  }
+
+  void erase(const Key& key) {
+    typename Map::node_type dropped;  // released after the lock
+    std::lock_guard<std::mutex> lock(mutex_);
+    dropped = entries_.extract(key);
   }
 
   // Whether the key is built, being built, or failed.
@@ -128,9 +140,9 @@ class ContextCache {
 
   // The value of (context, key), built once by `build()` (BuildOnceMap::get).
   template <typename Build>
-  Value get(const cl::Context& context, const Key& key, Build&& build) {
+  Value get(const cl::Context& context, const Key& key, Build&& build, OnFailure on_failure = OnFailure::Remember) {
     ContextRegistry::instance().touch(context);  // before the map's lock: touching may prune this cache
-    return entries_.get(ContextKey<Key>{context, key}, std::forward<Build>(build));
+    return entries_.get(ContextKey<Key>{context, key}, std::forward<Build>(build), on_failure);
   }
 
   bool contains(const cl::Context& context, const Key& key) { return entries_.contains(ContextKey<Key>{context, key}); }

@@ -77,8 +77,7 @@ std::optional<TrustedDirectory> TrustedDirectory::open(const fs::path& path, boo
   return adopt(descriptor, directory, why);
 }
 
-std::optional<TrustedDirectory> TrustedDirectory::child(const std::string& name, bool create,
-                                                        std::string& why) const {
+std::optional<TrustedDirectory> TrustedDirectory::child(const std::string& name, bool create, std::string& why) const {
   why.clear();
   const bool created = create && ::mkdirat(descriptor_, name.c_str(), 0700) == 0;
   const int descriptor = ::openat(descriptor_, name.c_str(), kDirectoryFlags);

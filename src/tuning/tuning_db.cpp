@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -296,30 +297,14 @@ TuningRecords TuningDatabase::load() const {
   return records;
 }
 
-bool TuningDatabase::merge(const TuningRecords& records) const {
+bool TuningDatabase::update(bool create, const std::function<bool(TuningRecords&)>& change) const {
   if (!own_) return false;
   try {
-    auto folder = open_cache_folder(own_->root, own_->folders, true);
+    auto folder = open_cache_folder(own_->root, own_->folders, create);
     if (!folder) return false;
     FileLock lock(*folder, own_->name + ".lock");
     auto current = current_records(*folder);
-    if (!current) return false;
-    for (const auto& entry : records.entries) {
-      auto existing = std::find_if(current->entries.begin(), current->entries.end(),
-                                   [&](const TuningEntry& known) { return known.same_key(entry); });
-      if (existing != current->entries.end())
-        *existing = entry;
-      else
-        current->entries.push_back(entry);
-    }
-    for (const auto& failure : records.failures) {
-      const bool known = std::any_of(current->failures.begin(), current->failures.end(), [&](const TuningFailure& f) {
-        return f.op == failure.op && f.dtype == failure.dtype && f.source_hash == failure.source_hash &&
-               f.config == failure.config;
-      });
-      if (!known) current->failures.push_back(failure);
-    }
-    return write(*folder, *current);
+    return current && change(*current) && write(*folder, *current);
   } catch (const std::exception& error) {
     warn_once("tuning-db-write:" + path_->string(),
               std::string("cannot write the tuning database (continuing without it): ") + error.what());
@@ -327,25 +312,36 @@ bool TuningDatabase::merge(const TuningRecords& records) const {
   }
 }
 
+bool TuningDatabase::merge(const TuningRecords& records) const {
+  return update(true, [&records](TuningRecords& current) {
+    for (const auto& entry : records.entries) {
+      auto existing = std::find_if(current.entries.begin(), current.entries.end(),
+                                   [&](const TuningEntry& known) { return known.same_key(entry); });
+      if (existing != current.entries.end())
+        *existing = entry;
+      else
+        current.entries.push_back(entry);
+    }
+    for (const auto& failure : records.failures) {
+      const bool known = std::any_of(current.failures.begin(), current.failures.end(), [&](const TuningFailure& f) {
+        return f.op == failure.op && f.dtype == failure.dtype && f.source_hash == failure.source_hash &&
+               f.config == failure.config;
+      });
+      if (!known) current.failures.push_back(failure);
+    }
+    return true;
+  });
+}
+
 bool TuningDatabase::erase_entry(const std::string& op, const std::string& dtype, const std::string& bucket) const {
-  if (!own_) return false;
-  try {
-    auto folder = open_cache_folder(own_->root, own_->folders, false);
-    if (!folder) return false;
-    FileLock lock(*folder, own_->name + ".lock");
-    auto current = current_records(*folder);
-    if (!current) return false;
-    const auto kept = std::remove_if(current->entries.begin(), current->entries.end(), [&](const TuningEntry& entry) {
+  return update(false, [&](TuningRecords& current) {
+    const auto kept = std::remove_if(current.entries.begin(), current.entries.end(), [&](const TuningEntry& entry) {
       return entry.op == op && entry.dtype == dtype && entry.bucket == bucket;
     });
-    if (kept == current->entries.end()) return false;
-    current->entries.erase(kept, current->entries.end());
-    return write(*folder, *current);
-  } catch (const std::exception& error) {
-    warn_once("tuning-db-write:" + path_->string(),
-              std::string("cannot write the tuning database (continuing without it): ") + error.what());
-    return false;
-  }
+    if (kept == current.entries.end()) return false;
+    current.entries.erase(kept, current.entries.end());
+    return true;
+  });
 }
 
 bool TuningDatabase::erase() const {

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -128,6 +129,8 @@ class TuningDatabase {
   std::optional<TuningRecords> current_records(const TrustedDirectory& folder) const;
   void set_aside(const TrustedDirectory& folder, FileState state, const std::string& why) const;
   bool write(const TrustedDirectory& folder, const TuningRecords& records) const;
+  // Under the writer lock: the user's file re-read, passed to `change`, and written back when it returns true.
+  bool update(bool create, const std::function<bool(TuningRecords&)>& change) const;
 
   std::optional<Location> own_;
   std::optional<Location> shared_;

@@ -138,18 +138,23 @@ class Catalogue {
   // Rows every output gets: created CL_MEM_READ_ONLY, directly or as a sub-buffer of such a buffer.
   template <typename Call, typename Field>
   void add_output_rows(const Call& valid, const std::string& name, Field field) {
-    add(name + " created CL_MEM_READ_ONLY", name, "CL_INVALID_OPERATION", valid,
-        [field](Call& c) { c.*field = &objects().read_only; });
-    add(name + " is a sub-buffer of a CL_MEM_READ_ONLY buffer", name, "CL_INVALID_OPERATION", valid,
-        [field](Call& c) { c.*field = &objects().read_only_part; });
+    add_operand_row(name + " created CL_MEM_READ_ONLY", "CL_INVALID_OPERATION", valid, name, field,
+                    &objects().read_only);
+    add_operand_row(name + " is a sub-buffer of a CL_MEM_READ_ONLY buffer", "CL_INVALID_OPERATION", valid, name, field,
+                    &objects().read_only_part);
   }
   // Rows every buffer operand gets (`field` points at the Call member holding it): null, of another context.
   template <typename Call, typename Field>
   void add_buffer_rows(const Call& valid, const std::string& name, Field field) {
-    add(name + " is a null buffer", name, "CL_INVALID_MEM_OBJECT", valid,
-        [field](Call& c) { c.*field = &objects().null_buffer; });
-    add(name + " belongs to another context than the queue", name, "CL_INVALID_CONTEXT", valid,
-        [field](Call& c) { c.*field = &objects().foreign; });
+    add_operand_row(name + " is a null buffer", "CL_INVALID_MEM_OBJECT", valid, name, field, &objects().null_buffer);
+    add_operand_row(name + " belongs to another context than the queue", "CL_INVALID_CONTEXT", valid, name, field,
+                    &objects().foreign);
+  }
+  // A row whose operand `field` (named `name`) is `replacement`.
+  template <typename Call, typename Field>
+  void add_operand_row(const std::string& label, const std::string& status, const Call& valid, const std::string& name,
+                       Field field, cl::Buffer* replacement) {
+    add(label, name, status, valid, [field, replacement](Call& c) { c.*field = replacement; });
   }
 
   const std::vector<BadInput>& rows() const { return rows_; }

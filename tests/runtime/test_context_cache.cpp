@@ -58,6 +58,20 @@ TEST_SUITE("runtime.context_cache") {
     CHECK_FALSE(map.contains(1));
   }
 
+  TEST_CASE("build-once map: with OnFailure::Retry a failed build is not remembered") {
+    detail::BuildOnceMap<int, int> map;
+    int builds = 0;
+    auto flaky = [&] {
+      if (++builds == 1) throw std::runtime_error("out of memory, this once");
+      return 42;
+    };
+    CHECK_THROWS_AS(map.get(3, flaky, detail::OnFailure::Retry), std::runtime_error);
+    CHECK_FALSE(map.contains(3));
+    CHECK(map.get(3, flaky, detail::OnFailure::Retry) == 42);
+    CHECK(map.get(3, flaky, detail::OnFailure::Retry) == 42);
+    CHECK(builds == 2);
+  }
+
   TEST_CASE("context cache: entries are per context, and dropped when their context is forgotten") {
     static auto* cache = new detail::ContextCache<int, std::string>;  // never destroyed, like the runtime's
     cl::Context other(device().device);

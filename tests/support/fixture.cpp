@@ -61,6 +61,10 @@ std::string temp_directory(const std::string& name) {
               ("tilecl-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + name);
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(path);
+  // 0755 whatever the umask: a cache there must pass tilecl's trust checks (not writable by group or others).
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                         std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                         std::filesystem::perms::others_exec);
   return path.string();
 }
 
