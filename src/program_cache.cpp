@@ -79,7 +79,7 @@ std::shared_ptr<CompiledProgram> build_from_disk(const cl::Context& context, con
     }
     counters().disk_hits++;
     log_verbose("disk cache: hit for " + family + " [" + options + "]");
-    return std::make_shared<CompiledProgram>(program, device, family, options, std::move(kernels));
+    return std::make_shared<CompiledProgram>(program, device, family, options, kernels);
   } catch (const cl::Error& error) {
     reject_binary(key, loaded->source, "the driver refused it (" + cl_error_name(error.err()) + ")");
     return nullptr;
@@ -121,12 +121,12 @@ void store(const BinaryKey& key, const cl::Program& program, const NamedKernels&
 // --- CompiledProgram -------------------------------------------------------------------------------
 
 CompiledProgram::CompiledProgram(cl::Program program, cl::Device device, std::string family, std::string options,
-                                 NamedKernels kernels)
+                                 const NamedKernels& kernels)
     : program_(std::move(program)),
       device_(std::move(device)),
       family_(std::move(family)),
       options_(std::move(options)) {
-  for (auto& [name, kernel] : kernels) idle_[name].push_back(std::move(kernel));
+  for (const auto& [name, kernel] : kernels) idle_[name].push_back(kernel);
 }
 
 CompiledProgram::Lease::Lease(std::shared_ptr<CompiledProgram> owner, std::string name, cl::Kernel kernel)
@@ -200,7 +200,7 @@ std::shared_ptr<CompiledProgram> build_program(const cl::Context& context, const
     log_verbose("cannot list the kernels of " + family + ": " + cl_error_name(error.err()));
   }
   store(key, program, kernels);
-  return std::make_shared<CompiledProgram>(program, device, family, options, std::move(kernels));
+  return std::make_shared<CompiledProgram>(program, device, family, options, kernels);
 }
 
 // --- ProgramCache ----------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ class CompiledProgram : public std::enable_shared_from_this<CompiledProgram> {
  public:
   // `kernels` start the pool of idle kernels.
   CompiledProgram(cl::Program program, cl::Device device, std::string family, std::string options,
-                  NamedKernels kernels = {});
+                  const NamedKernels& kernels = {});
 
   class Lease {
    public:
