@@ -103,8 +103,10 @@
  * single-vector kernel on fully written input; 2-, 4- and 8-element vectors and shuffle2 are tracked right).
  * Both forms compile to the same shuffle instructions. */
 #if VEC == 16
-#define TRANSPOSE_EVENS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30))
-#define TRANSPOSE_ODDS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
+#define TRANSPOSE_EVENS(a, b) \
+  shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30))
+#define TRANSPOSE_ODDS(a, b) \
+  shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
 #else
 #define TRANSPOSE_EVENS(a, b) (TRANSPOSE_VTYPE)((a).even, (b).even)
 #define TRANSPOSE_ODDS(a, b) (TRANSPOSE_VTYPE)((a).odd, (b).odd)

@@ -50,7 +50,7 @@ struct Resolved {
   std::shared_ptr<CompiledProgram> program;
   std::optional<CompiledProgram::Lease> kernel;
   std::shared_ptr<CompiledProgram> helper_program;  // a second program some ops need (gemm's pack and reduce)
-  std::shared_ptr<const void> plan;  // the op's decoded launch plan for this configuration (plan_as)
+  std::shared_ptr<const void> plan;                 // the op's decoded launch plan for this configuration (plan_as)
 
   // The op's plan of type P, made by make(config) on the first call and kept with the memo entry.
   template <typename P, typename Make>
