@@ -103,18 +103,24 @@ std::string DeviceInfo::identity_text() const {
 
 std::string DeviceInfo::fingerprint() const { return detail::hash_hex(identity_text()); }
 
-const DeviceInfo& device_info(const cl::Device& device) {
+namespace {
+
+// Serialises platform and device discovery and the first query of each device: PoCL's start-up is not thread
+// safe (select_device() from several threads at once crashed inside PoCL; plain clGetPlatformIDs and
+// clGetDeviceIDs calls from 8 threads returned empty device lists in 3 of 5 runs).
+std::mutex& discovery_mutex() {
   static std::mutex mutex;
+  return mutex;
+}
+
+}  // namespace
+
+const DeviceInfo& device_info(const cl::Device& device) {
   static std::map<cl_device_id, std::unique_ptr<DeviceInfo>> known;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto found = known.find(device());
-    if (found != known.end()) return *found->second;
-  }
-  auto info = std::make_unique<DeviceInfo>(query(device));
-  std::lock_guard<std::mutex> lock(mutex);
-  auto inserted = known.emplace(device(), std::move(info));
-  return *inserted.first->second;
+  std::lock_guard<std::mutex> lock(discovery_mutex());  // held while querying: each device is queried once
+  auto found = known.find(device());
+  if (found == known.end()) found = known.emplace(device(), std::make_unique<DeviceInfo>(query(device))).first;
+  return *found->second;
 }
 
 cl::Device queue_device(const cl::CommandQueue& queue) {
@@ -166,6 +172,7 @@ std::pair<std::string, std::string> split_device_selector(const std::string& sel
 cl::Device select_device(const std::string& platform_selector, const std::string& device_selector) {
   const std::string platform_choice = env_or(platform_selector, "TILECL_PLATFORM");
   const std::string device_choice = env_or(device_selector, "TILECL_DEVICE");
+  std::lock_guard<std::mutex> lock(discovery_mutex());
   std::vector<cl::Platform> platforms;
   try {
     cl::Platform::get(&platforms);

@@ -421,7 +421,10 @@ Out run_reduce_to_host(const std::string& name, bool wants_index, cl::CommandQue
   if (n == 0) return Out(0);
   const Config config = choose_config<T>(name, nullptr, target, op, n);
   Out out{};
-  launch<T>(name, target, queue, op, config, n, x, x_offset, Destination{nullptr, 0, &out}, wait).back().wait();
+  // Never blocks on a caller's event that fails meanwhile (launch.hpp: wait_on_host).
+  wait_on_host(name,
+               launch<T>(name, target, queue, op, config, n, x, x_offset, Destination{nullptr, 0, &out}, wait).back(),
+               wait);
   return out;
 }
 

@@ -9,16 +9,21 @@
 #include <doctest/doctest.h>
 
 #include <boost/compute/container/vector.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <typeinfo>
 #include <vector>
 
+#include "launch.hpp"
 #include "support/fixture.hpp"
 #include "support/guarded_buffer.hpp"
 #include "tilecl/boost_compute.hpp"
@@ -50,6 +55,10 @@ struct Objects {
   cl::Buffer low_half, high_half;
   std::vector<cl::Event> null_event_wait{cl::Event()};
   std::vector<cl::Event> foreign_event_wait;
+  std::vector<cl::Event> failed_event_wait;
+  // Outputs a kernel may not write: created CL_MEM_READ_ONLY, and a sub-buffer of such a buffer.
+  cl::Buffer read_only{device().context, CL_MEM_READ_ONLY, kBufferBytes};
+  cl::Buffer read_only_part;
 
   Objects() {
     cl_buffer_region low{0, 4096}, high{2048, 4096};
@@ -58,6 +67,11 @@ struct Objects {
     cl::UserEvent event(other_context);
     event.setStatus(CL_COMPLETE);
     foreign_event_wait.push_back(event);
+    cl::UserEvent failed(device().context);
+    failed.setStatus(-5);  // any negative status is a failure
+    failed_event_wait.push_back(failed);
+    cl_buffer_region part{0, kBufferBytes / 2};
+    read_only_part = read_only.createSubBuffer(0, CL_BUFFER_CREATE_TYPE_REGION, &part);  // inherits CL_MEM_READ_ONLY
   }
 };
 
@@ -109,7 +123,8 @@ class Catalogue {
     add(label, "dtype", "CL_INVALID_DEVICE", valid, mutate);
     rows_.back().without_fp64 = true;
   }
-  // Rows every op gets: a null queue, wait lists with a null event and with an event of another context.
+  // Rows every op gets: a null queue, wait lists with a null event, an event of another context, a failed event
+  // (PoCL never runs a command enqueued after its dependency failed: a host wait would block forever).
   template <typename Call>
   void add_queue_rows(const Call& valid) {
     add("null queue", "queue", "CL_INVALID_COMMAND_QUEUE", valid, [](Call& c) { c.queue = &objects().null_queue; });
@@ -117,14 +132,29 @@ class Catalogue {
         [](Call& c) { c.wait = &objects().null_event_wait; });
     add("wait list holds an event of another context", "wait", "CL_INVALID_CONTEXT", valid,
         [](Call& c) { c.wait = &objects().foreign_event_wait; });
+    add("wait list holds a failed event", "wait", "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST", valid,
+        [](Call& c) { c.wait = &objects().failed_event_wait; });
+  }
+  // Rows every output gets: created CL_MEM_READ_ONLY, directly or as a sub-buffer of such a buffer.
+  template <typename Call, typename Field>
+  void add_output_rows(const Call& valid, const std::string& name, Field field) {
+    add_operand_row(name + " created CL_MEM_READ_ONLY", "CL_INVALID_OPERATION", valid, name, field,
+                    &objects().read_only);
+    add_operand_row(name + " is a sub-buffer of a CL_MEM_READ_ONLY buffer", "CL_INVALID_OPERATION", valid, name, field,
+                    &objects().read_only_part);
   }
   // Rows every buffer operand gets (`field` points at the Call member holding it): null, of another context.
   template <typename Call, typename Field>
   void add_buffer_rows(const Call& valid, const std::string& name, Field field) {
-    add(name + " is a null buffer", name, "CL_INVALID_MEM_OBJECT", valid,
-        [field](Call& c) { c.*field = &objects().null_buffer; });
-    add(name + " belongs to another context than the queue", name, "CL_INVALID_CONTEXT", valid,
-        [field](Call& c) { c.*field = &objects().foreign; });
+    add_operand_row(name + " is a null buffer", "CL_INVALID_MEM_OBJECT", valid, name, field, &objects().null_buffer);
+    add_operand_row(name + " belongs to another context than the queue", "CL_INVALID_CONTEXT", valid, name, field,
+                    &objects().foreign);
+  }
+  // A row whose operand `field` (named `name`) is `replacement`.
+  template <typename Call, typename Field>
+  void add_operand_row(const std::string& label, const std::string& status, const Call& valid, const std::string& name,
+                       Field field, cl::Buffer* replacement) {
+    add(label, name, status, valid, [field, replacement](Call& c) { c.*field = replacement; });
   }
 
   const std::vector<BadInput>& rows() const { return rows_; }
@@ -323,6 +353,7 @@ void add_elementwise_rows(Catalogue& cat) {
   cat.add_buffer_rows(add, "a", &Add::a);
   cat.add_buffer_rows(add, "b", &Add::b);
   cat.add_buffer_rows(add, "c", &Add::c);
+  cat.add_output_rows(add, "c", &Add::c);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("a too small for offset + n", "a", kTooSmall, add, [=](Add& c) { c.a_offset = floats - 63; });
   cat.add("b too small for offset + n", "b", kTooSmall, add, [=](Add& c) { c.b_offset = floats - 1; });
@@ -340,6 +371,7 @@ void add_elementwise_rows(Catalogue& cat) {
   cat.add_queue_rows(axpy);
   cat.add_buffer_rows(axpy, "x", &Axpy::x);
   cat.add_buffer_rows(axpy, "y", &Axpy::y);
+  cat.add_output_rows(axpy, "y", &Axpy::y);
   cat.add("x too small for offset + n", "x", kTooSmall, axpy, [=](Axpy& c) { c.x_offset = floats - 1; });
   cat.add("y too small for offset + n", "y", kTooSmall, axpy, [=](Axpy& c) { c.y_offset = floats; });
   cat.add("offset + n overflows 64 bits", "y", kInvalidValue, axpy, [](Axpy& c) { c.y_offset = kHuge; });
@@ -354,6 +386,7 @@ void add_transpose_rows(Catalogue& cat) {
   cat.add_queue_rows(valid);
   cat.add_buffer_rows(valid, "in", &Call::in);
   cat.add_buffer_rows(valid, "out", &Call::out);
+  cat.add_output_rows(valid, "out", &Call::out);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("in too small for offset + extent", "in", kTooSmall, valid, [=](Call& c) { c.in_offset = floats - 90; });
   cat.add("out too small for offset + extent", "out", kTooSmall, valid, [=](Call& c) { c.out_offset = floats - 95; });
@@ -382,6 +415,7 @@ void add_reduce_rows(Catalogue& cat) {
   cat.add_queue_rows(valid);
   cat.add_buffer_rows(valid, "x", &Call::x);
   cat.add_buffer_rows(valid, "result", &Call::result);
+  cat.add_output_rows(valid, "result", &Call::result);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("x too small for offset + n", "x", kTooSmall, valid, [=](Call& c) { c.x_offset = floats - 63; });
   cat.add("result offset past the end", "result", kTooSmall, valid, [=](Call& c) { c.result_offset = floats; });
@@ -433,6 +467,7 @@ void add_gemm_rows(Catalogue& cat) {
   cat.add_buffer_rows(valid, "a", &Call::a);
   cat.add_buffer_rows(valid, "b", &Call::b);
   cat.add_buffer_rows(valid, "c", &Call::c);
+  cat.add_output_rows(valid, "c", &Call::c);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("a too small for offset + extent", "a", kTooSmall, valid, [=](Call& c) { c.a_offset = floats - 60; });
   cat.add("b too small for offset + extent", "b", kTooSmall, valid, [=](Call& c) { c.b_offset = floats - 1; });
@@ -475,6 +510,7 @@ void add_color_rows(Catalogue& cat) {
   cat.add_queue_rows(valid);
   cat.add_buffer_rows(valid, "src", &Call::src);
   cat.add_buffer_rows(valid, "dst", &Call::dst);
+  cat.add_output_rows(valid, "dst", &Call::dst);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("src too small for offset + image", "src", kTooSmall, valid, [=](Call& c) { c.src_offset = floats - 90; });
   cat.add("dst too small for offset + image", "dst", kTooSmall, valid, [=](Call& c) { c.dst_offset = floats - 31; });
@@ -496,6 +532,7 @@ void add_image_rows(Catalogue& cat, const Call& valid) {
   cat.add_queue_rows(valid);
   cat.add_buffer_rows(valid, "src", &Call::src);
   cat.add_buffer_rows(valid, "dst", &Call::dst);
+  cat.add_output_rows(valid, "dst", &Call::dst);
   const std::size_t elements = kBufferBytes / sizeof(typename Call::Element);
   cat.add("src too small for offset + image", "src", kTooSmall, valid, [=](Call& c) { c.src_offset = elements - 31; });
   cat.add("dst too small for offset + image", "dst", kTooSmall, valid, [=](Call& c) { c.dst_offset = elements - 1; });
@@ -679,7 +716,7 @@ std::string misbehaviour(const BadInput& row) {
 }
 
 // The catalogue's size when this test was last extended: deleting rows fails the test.
-constexpr std::size_t kMinimumRows = 295;
+constexpr std::size_t kMinimumRows = 330;
 constexpr std::size_t kMinimumEntries = 17;
 
 }  // namespace
@@ -847,5 +884,119 @@ TEST_SUITE("reliability.bad_input") {
     transpose<double>(device().queue, 2, 3, in_buffer, 0, 3, out.buffer(), out.offset(), 2).wait();
     CHECK(out.read() == std::vector<double>{1, 4, 2, 5, 3, 6});
     out.check_guards("transpose of double");
+  }
+}
+
+namespace {
+
+// A marker command waiting for a user event, on a queue of its own (a command that never runs must not hold up the
+// fixture's queue).
+struct GatedMarker {
+  cl::CommandQueue queue{device().context, device().device};
+  cl::UserEvent gate{device().context};
+  std::vector<cl::Event> wait{gate};
+  cl::Event marker;
+  void enqueue() { queue.enqueueMarkerWithWaitList(&wait, &marker); }
+};
+
+// What `wait_for()` did, run in a thread of its own: "returned", "tilecl::Error <argument> <status>", another
+// exception, or "still blocked after 10 s" (then the thread is left behind, holding only shared state).
+std::string outcome_of(std::function<void()> wait_for) {
+  struct Outcome {
+    std::mutex mutex;
+    std::string text;
+  };
+  auto outcome = std::make_shared<Outcome>();
+  std::thread waiter([outcome, wait_for = std::move(wait_for)] {
+    std::string text = "returned";
+    try {
+      wait_for();
+    } catch (const Error& error) {
+      text = "tilecl::Error " + error.argument() + " " + error.status_name();
+    } catch (const std::exception& error) {
+      text = std::string("threw ") + typeid(error).name() + ": " + error.what();
+    }
+    std::lock_guard<std::mutex> lock(outcome->mutex);
+    outcome->text = text;
+  });
+  for (int i = 0; i < 200; ++i) {
+    {
+      std::lock_guard<std::mutex> lock(outcome->mutex);
+      if (!outcome->text.empty()) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::lock_guard<std::mutex> lock(outcome->mutex);
+  if (outcome->text.empty()) {
+    waiter.detach();
+    return "still blocked after 10 s";
+  }
+  waiter.join();
+  return outcome->text;
+}
+
+const std::string kFailedInWaitList = "tilecl::Error wait CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+
+}  // namespace
+
+TEST_SUITE("reliability.bad_input") {
+  TEST_CASE("bad input: a host wait returns once the call's commands complete") {
+    auto gated = std::make_shared<GatedMarker>();
+    gated->enqueue();
+    std::thread opener([gated] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      gated->gate.setStatus(CL_COMPLETE);
+    });
+    CHECK(outcome_of([gated] { detail::wait_on_host("reduce_value", gated->marker, &gated->wait); }) == "returned");
+    opener.join();
+  }
+
+  TEST_CASE("bad input: a host wait raises tilecl::Error when a wait-list event fails while it waits") {
+    auto gated = std::make_shared<GatedMarker>();
+    gated->enqueue();
+    std::thread failer([gated] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      gated->gate.setStatus(-5);
+    });
+    CHECK(outcome_of([gated] { detail::wait_on_host("reduce_value", gated->marker, &gated->wait); }) ==
+          kFailedInWaitList);
+    failer.join();
+  }
+
+  TEST_CASE("bad input: a host wait raises tilecl::Error when the event failed before the commands were enqueued") {
+    // The window between the op's wait-list check and its enqueue: PoCL never runs the commands then.
+    auto gated = std::make_shared<GatedMarker>();
+    gated->gate.setStatus(-5);
+    gated->enqueue();
+    CHECK(outcome_of([gated] { detail::wait_on_host("reduce_index", gated->marker, &gated->wait); }) ==
+          kFailedInWaitList);
+  }
+
+  // src/ops/reduce.cpp waits with detail::wait_on_host() rather than cl::Event::wait(): PoCL propagates the failure,
+  // and clWaitForEvents' CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST would escape as a raw cl::Error.
+  TEST_CASE(
+      "bad input: reduce_value and reduce_index raise tilecl::Error when a wait-list event fails during the call") {
+    test::ScopedEnv tune("TILECL_TUNE", "off");
+    auto random = test::random_engine("failed-during-call");
+    const std::size_t n = 100000;
+    cl::Buffer x = test::to_device(test::random_vector<float>(n, random));
+    cl::CommandQueue queue(device().context, device().device);
+    for (const bool index : {false, true}) {
+      CAPTURE(index);
+      cl::UserEvent gate(device().context);
+      const std::vector<cl::Event> wait{gate};
+      std::thread failer([gate]() mutable {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        gate.setStatus(-5);
+      });
+      const std::string outcome = outcome_of([=]() mutable {
+        if (index)
+          reduce_index<float>(queue, ReduceOp::ArgMax, n, x, 0, &wait);
+        else
+          reduce_value<float>(queue, ReduceOp::Sum, n, x, 0, &wait);
+      });
+      failer.join();
+      CHECK(outcome == kFailedInWaitList);
+    }
   }
 }

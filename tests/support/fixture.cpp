@@ -61,6 +61,10 @@ std::string temp_directory(const std::string& name) {
               ("tilecl-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + name);
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(path);
+  // 0755 whatever the umask: a cache there must pass tilecl's trust checks (not writable by group or others).
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                         std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                         std::filesystem::perms::others_exec);
   return path.string();
 }
 
@@ -92,6 +96,20 @@ bool file_permissions_enforced() {
     return blocked;
   }();
   return enforced;
+}
+
+std::string as_nobody() {
+  if (::geteuid() != 0 || run_command("command -v setpriv >/dev/null 2>&1").status != 0) return {};
+  return "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+}
+
+nlohmann::json probe_report(const std::string& environment, const std::string& args, bool unprivileged) {
+  const std::string command = (unprivileged ? as_nobody() : std::string()) + "env " + environment + " '" +
+                              probe_path() + "' " + args + " 2>/dev/null";
+  auto result = run_command(command);
+  const bool reported = (result.status == 0 || result.status == 1) && nlohmann::json::accept(result.output);
+  REQUIRE_MESSAGE(reported, command << " -> exit status " << result.status << ", " << result.output);
+  return nlohmann::json::parse(result.output);
 }
 
 ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -51,6 +52,15 @@ std::size_t reports_mentioning(const std::string& text);
 // Whether file permissions bind this process. They do not for root (CAP_DAC_OVERRIDE reads and writes through
 // chmod 000 and read-only directories); tests of unreadable or read-only files then use another way or skip.
 bool file_permissions_enforced();
+
+// The prefix that runs a command as the unprivileged user nobody (setpriv), or empty when this process cannot
+// (it is not root, or setpriv is missing).
+std::string as_nobody();
+
+// Runs the probe (tests/support/probe.cpp) as `env <environment> probe <args>`, as nobody when `unprivileged`,
+// and returns the JSON report it prints; fails the test case when it prints none (exit status 1 with a report
+// means a wrong result: the report says so).
+nlohmann::json probe_report(const std::string& environment, const std::string& args, bool unprivileged = false);
 
 // Sets an environment variable for the scope of the object, restoring the previous value after.
 class ScopedEnv {
