@@ -35,13 +35,13 @@ class Palette {
     auto found = std::find(names_.begin(), names_.end(), row.implementation);
     if (found != names_.end()) return colours_[static_cast<std::size_t>(found - names_.begin())];
     static const char* const kPeers[] = {"#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
-    const std::size_t peer_count = static_cast<std::size_t>(std::count_if(
-        kinds_.begin(), kinds_.end(), [](Row::Kind kind) { return kind == Row::Kind::Peer; }));
+    const std::size_t peer_count = static_cast<std::size_t>(
+        std::count_if(kinds_.begin(), kinds_.end(), [](Row::Kind kind) { return kind == Row::Kind::Peer; }));
     names_.push_back(row.implementation);
     kinds_.push_back(row.kind);
     colours_.push_back(row.kind == Row::Kind::Ours           ? "#1f77b4"
                        : row.kind == Row::Kind::OursBaseline ? "#9ecae1"
-                                                              : kPeers[peer_count % 6]);
+                                                             : kPeers[peer_count % 6]);
     return colours_.back();
   }
   // "<rect/><text/>" pairs for the legend, one per implementation seen, from (x, y).
@@ -146,8 +146,8 @@ std::string family_chart_svg(const std::string& family, const std::vector<Row>& 
       << fixed_text(limits.fma_gflop_per_s, 1) << " GFLOP/s)</text>\n"
       << "<text x=\"8\" y=\"54\">" << escape_xml(run.date) << ", commit " << escape_xml(run.commit)
       << (run.quick ? ", --quick" : "") << "</text>\n"
-      << body.str() << "<line x1=\"" << limit_x << "\" y1=\"" << kTop << "\" x2=\"" << limit_x << "\" y2=\""
-      << y << "\" stroke=\"#d62728\" stroke-dasharray=\"5,4\"/>\n"
+      << body.str() << "<line x1=\"" << limit_x << "\" y1=\"" << kTop << "\" x2=\"" << limit_x << "\" y2=\"" << y
+      << "\" stroke=\"#d62728\" stroke-dasharray=\"5,4\"/>\n"
       << "<text x=\"" << limit_x - 20 << "\" y=\"" << y + 14 << "\" fill=\"#d62728\">limit (100%)</text>\n"
       << palette.legend(8, y + 34);
   if (above_limit)

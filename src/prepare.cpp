@@ -30,8 +30,9 @@ Prepared prepare(const cl::CommandQueue& queue, const std::string& op, const std
   try {
     subject = entry.make_subject(dtype, shape);
   } catch (const Error& error) {
-    throw Error(op, "shape", error.status(),
-                "'" + shape + "' is not a shape of " + op + " (" + entry.description.shape_syntax + "): " + error.what());
+    throw Error(
+        op, "shape", error.status(),
+        "'" + shape + "' is not a shape of " + op + " (" + entry.description.shape_syntax + "): " + error.what());
   }
 
   Prepared prepared;

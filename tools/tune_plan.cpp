@@ -70,7 +70,8 @@ PlannedKey plan_key(const detail::TunableOp& op, const std::string& dtype, const
 }  // namespace
 
 std::size_t TunePlan::to_tune() const {
-  return static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [](const auto& k) { return !k.already_tuned; }));
+  return static_cast<std::size_t>(
+      std::count_if(keys.begin(), keys.end(), [](const auto& k) { return !k.already_tuned; }));
 }
 
 std::vector<std::string> tune_families() {

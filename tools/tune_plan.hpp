@@ -25,10 +25,10 @@ struct PlannedKey {
   std::string shape;  // as given (or the op's default shape)
   std::unique_ptr<detail::TuningSubject> subject;
   detail::TuningKey key;
-  std::string timed_shape;     // the bucket's representative, which the tuner times
+  std::string timed_shape;         // the bucket's representative, which the tuner times
   bool at_representative = false;  // the given shape is not the representative it is tuned at
-  bool already_tuned = false;  // the database has a `tune` entry for the key and the current kernel source
-  std::size_t candidates = 0;  // configurations in the key's search space on this device
+  bool already_tuned = false;      // the database has a `tune` entry for the key and the current kernel source
+  std::size_t candidates = 0;      // configurations in the key's search space on this device
 };
 
 struct TunePlan {

@@ -79,8 +79,7 @@ void TuneProgress::candidate(std::size_t done, std::size_t total) {
 void TuneProgress::finish_key(const std::string& summary) {
   ++finished_;
   clear_live_line();
-  lines_ << "key " << started_ << " of " << keys_ << ": " << label_ << ": " << summary << "; " << timing()
-         << std::endl;
+  lines_ << "key " << started_ << " of " << keys_ << ": " << label_ << ": " << summary << "; " << timing() << std::endl;
 }
 
 void TuneProgress::clear_live_line() const {

@@ -58,8 +58,8 @@ void add_failure_notes(const KeyResult& result, std::vector<std::string>& notes)
 
 std::vector<std::string> planned_row(const KeyResult& result) {
   const PlannedKey& key = *result.key;
-  return {key.op->description.name, key.dtype,           shape_cell(key),
-          key.key.bucket,           key_state_name(result.state), std::to_string(key.candidates)};
+  return {key.op->description.name,      key.dtype, shape_cell(key), key.key.bucket, key_state_name(result.state),
+          std::to_string(key.candidates)};
 }
 
 std::vector<std::string> result_row(const KeyResult& result) {
@@ -71,14 +71,13 @@ std::vector<std::string> result_row(const KeyResult& result) {
   }
   const auto& outcome = *result.outcome;
   const Counts counts = count(outcome);
-  row.insert(row.end(), {outcome.found ? outcome.best.to_string() : "(none verified)",
-                         outcome.found ? fixed(outcome.best_ms, 4) + " ms" : "-", rate(*key.subject, outcome.best_ms),
-                         outcome.default_ms > 0 ? fixed(outcome.default_ms, 4) + " ms" : "-",
-                         outcome.default_ms > 0 && outcome.best_ms > 0
-                             ? fixed(outcome.default_ms / outcome.best_ms, 2) + "x"
-                             : "-",
-                         std::to_string(counts.tried) + " of " + std::to_string(key.candidates),
-                         std::to_string(counts.failed)});
+  row.insert(
+      row.end(),
+      {outcome.found ? outcome.best.to_string() : "(none verified)",
+       outcome.found ? fixed(outcome.best_ms, 4) + " ms" : "-", rate(*key.subject, outcome.best_ms),
+       outcome.default_ms > 0 ? fixed(outcome.default_ms, 4) + " ms" : "-",
+       outcome.default_ms > 0 && outcome.best_ms > 0 ? fixed(outcome.default_ms / outcome.best_ms, 2) + "x" : "-",
+       std::to_string(counts.tried) + " of " + std::to_string(key.candidates), std::to_string(counts.failed)});
   return row;
 }
 
@@ -110,11 +109,10 @@ std::string outcome_summary(const detail::TuningOutcome& outcome) {
 }
 
 void print_tune_table(std::ostream& out, const TuneRun& run) {
-  TextTable table(run.dry_run ? std::vector<std::string>{"op", "dtype", "shape (-> timed at)", "bucket", "state",
-                                                         "candidates"}
-                              : std::vector<std::string>{"op", "dtype", "shape (-> timed at)", "bucket",
-                                                         "best parameters", "time", "rate", "default", "speed-up",
-                                                         "tried", "failed"});
+  TextTable table(run.dry_run
+                      ? std::vector<std::string>{"op", "dtype", "shape (-> timed at)", "bucket", "state", "candidates"}
+                      : std::vector<std::string>{"op", "dtype", "shape (-> timed at)", "bucket", "best parameters",
+                                                 "time", "rate", "default", "speed-up", "tried", "failed"});
   std::vector<std::string> notes;
   for (const auto& result : run.results) {
     table.add(run.dry_run ? planned_row(result) : result_row(result));
@@ -141,7 +139,8 @@ void print_tune_summary(std::ostream& out, const TuneRun& run, std::size_t to_tu
     already += result.state == KeyState::AlreadyTuned;
   }
   if (run.dry_run) {
-    out << "\n" << to_tune << " key(s) to tune, " << already << " already tuned (--force tunes them again); at most "
+    out << "\n"
+        << to_tune << " key(s) to tune, " << already << " already tuned (--force tunes them again); at most "
         << "about " << fixed(static_cast<double>(to_tune) * run.budget_ms * 1e-3, 0) << " s (" << run.budget_ms
         << " ms per key, plus the last candidate of each)";
   } else if (run.interrupted) {
@@ -159,10 +158,14 @@ nlohmann::json tune_json(const TuneRun& run) {
   nlohmann::json keys = nlohmann::json::array();
   for (const auto& result : run.results) {
     const PlannedKey& key = *result.key;
-    nlohmann::json entry = {{"op", key.op->description.name}, {"dtype", key.dtype},
-                            {"shape", key.shape},             {"bucket", key.key.bucket},
-                            {"timed_shape", key.timed_shape}, {"tuned_at_representative", key.at_representative},
-                            {"state", key_state_name(result.state)}, {"candidates", key.candidates}};
+    nlohmann::json entry = {{"op", key.op->description.name},
+                            {"dtype", key.dtype},
+                            {"shape", key.shape},
+                            {"bucket", key.key.bucket},
+                            {"timed_shape", key.timed_shape},
+                            {"tuned_at_representative", key.at_representative},
+                            {"state", key_state_name(result.state)},
+                            {"candidates", key.candidates}};
     if (result.outcome) {
       const Counts counts = count(*result.outcome);
       entry["found"] = result.outcome->found;

@@ -44,9 +44,10 @@ struct ReduceType {
 
 template <typename T>
 struct ImageType {
-  static_assert(is_one_of<T, std::uint8_t, float>,
-                "tilecl: rgb_to_gray, convolve2d, separable_filter, box_blur and gaussian_blur take T = std::uint8_t or "
-                "float");
+  static_assert(
+      is_one_of<T, std::uint8_t, float>,
+      "tilecl: rgb_to_gray, convolve2d, separable_filter, box_blur and gaussian_blur take T = std::uint8_t or "
+      "float");
   using Event = cl::Event;
 };
 

@@ -10,10 +10,10 @@ namespace tilecl {
 
 // What prepare() did and chose.
 struct Prepared {
-  tuning::Choice choice;     // the parameters every call of the op and dtype in the shape's bucket will use,
-                             // where they came from, and the bucket
-  std::string timed_shape;   // the bucket's representative shape, at which tuning (if any) timed candidates
-  double milliseconds = 0;   // what prepare() took (near 0 when the key was prepared or called before)
+  tuning::Choice choice;    // the parameters every call of the op and dtype in the shape's bucket will use,
+                            // where they came from, and the bucket
+  std::string timed_shape;  // the bucket's representative shape, at which tuning (if any) timed candidates
+  double milliseconds = 0;  // what prepare() took (near 0 when the key was prepared or called before)
 };
 
 // Resolves the parameters of `op` on `dtype` at `shape` exactly as the op's first call on the queue's device

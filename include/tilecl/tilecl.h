@@ -129,25 +129,19 @@ tilecl_status tilecl_reduce_i32(cl_command_queue queue, tilecl_reduce_op op, siz
                                 cl_mem result, size_t result_offset, cl_uint num_events_in_wait_list,
                                 const cl_event* event_wait_list, cl_event* event);
 /* The Sum, Min or Max written to *value (waits for the result). */
-tilecl_status tilecl_reduce_value_f32(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,
-                                      size_t x_offset, float* value, cl_uint num_events_in_wait_list,
-                                      const cl_event* event_wait_list);
-tilecl_status tilecl_reduce_value_f64(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,
-                                      size_t x_offset, double* value, cl_uint num_events_in_wait_list,
-                                      const cl_event* event_wait_list);
-tilecl_status tilecl_reduce_value_i32(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,
-                                      size_t x_offset, cl_int* value, cl_uint num_events_in_wait_list,
-                                      const cl_event* event_wait_list);
+tilecl_status tilecl_reduce_value_f32(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
+                                      float* value, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
+tilecl_status tilecl_reduce_value_f64(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
+                                      double* value, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
+tilecl_status tilecl_reduce_value_i32(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
+                                      cl_int* value, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
 /* The index (relative to x_offset) of an ArgMin or ArgMax written to *index (waits for the result). */
-tilecl_status tilecl_reduce_index_f32(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,
-                                      size_t x_offset, size_t* index, cl_uint num_events_in_wait_list,
-                                      const cl_event* event_wait_list);
-tilecl_status tilecl_reduce_index_f64(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,
-                                      size_t x_offset, size_t* index, cl_uint num_events_in_wait_list,
-                                      const cl_event* event_wait_list);
-tilecl_status tilecl_reduce_index_i32(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,
-                                      size_t x_offset, size_t* index, cl_uint num_events_in_wait_list,
-                                      const cl_event* event_wait_list);
+tilecl_status tilecl_reduce_index_f32(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
+                                      size_t* index, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
+tilecl_status tilecl_reduce_index_f64(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
+                                      size_t* index, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
+tilecl_status tilecl_reduce_index_i32(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
+                                      size_t* index, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
 
 /* --- GEMM (tilecl/gemm.hpp) ---------------------------------------------------------------------------- */
 
@@ -159,8 +153,8 @@ tilecl_status tilecl_gemm_f32(cl_command_queue queue, tilecl_layout layout, tile
                               const cl_event* event_wait_list, cl_event* event);
 tilecl_status tilecl_gemm_f64(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,
                               tilecl_transpose trans_b, size_t m, size_t n, size_t k, double alpha, cl_mem a,
-                              size_t a_offset, size_t lda, cl_mem b, size_t b_offset, size_t ldb, double beta,
-                              cl_mem c, size_t c_offset, size_t ldc, cl_uint num_events_in_wait_list,
+                              size_t a_offset, size_t lda, cl_mem b, size_t b_offset, size_t ldb, double beta, cl_mem c,
+                              size_t c_offset, size_t ldc, cl_uint num_events_in_wait_list,
                               const cl_event* event_wait_list, cl_event* event);
 
 /* --- Images (tilecl/color.hpp, tilecl/convolve.hpp) ---------------------------------------------------- */
@@ -170,17 +164,16 @@ tilecl_status tilecl_rgb_to_gray_u8(cl_command_queue queue, size_t width, size_t
                                     size_t src_pitch, cl_mem dst, size_t dst_offset, size_t dst_pitch, float red,
                                     float green, float blue, cl_uint num_events_in_wait_list,
                                     const cl_event* event_wait_list, cl_event* event);
-tilecl_status tilecl_rgb_to_gray_f32(cl_command_queue queue, size_t width, size_t height, cl_mem src,
-                                     size_t src_offset, size_t src_pitch, cl_mem dst, size_t dst_offset,
-                                     size_t dst_pitch, float red, float green, float blue,
-                                     cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
-                                     cl_event* event);
+tilecl_status tilecl_rgb_to_gray_f32(cl_command_queue queue, size_t width, size_t height, cl_mem src, size_t src_offset,
+                                     size_t src_pitch, cl_mem dst, size_t dst_offset, size_t dst_pitch, float red,
+                                     float green, float blue, cl_uint num_events_in_wait_list,
+                                     const cl_event* event_wait_list, cl_event* event);
 
 /* dst = src correlated with a filter_width x filter_height filter of floats at filter[filter_offset...]. */
 tilecl_status tilecl_convolve2d_u8(cl_command_queue queue, size_t width, size_t height, size_t channels, cl_mem src,
-                                   size_t src_offset, size_t src_pitch, cl_mem dst, size_t dst_offset,
-                                   size_t dst_pitch, cl_mem filter, size_t filter_offset, size_t filter_width,
-                                   size_t filter_height, tilecl_border border, cl_uint num_events_in_wait_list,
+                                   size_t src_offset, size_t src_pitch, cl_mem dst, size_t dst_offset, size_t dst_pitch,
+                                   cl_mem filter, size_t filter_offset, size_t filter_width, size_t filter_height,
+                                   tilecl_border border, cl_uint num_events_in_wait_list,
                                    const cl_event* event_wait_list, cl_event* event);
 tilecl_status tilecl_convolve2d_f32(cl_command_queue queue, size_t width, size_t height, size_t channels, cl_mem src,
                                     size_t src_offset, size_t src_pitch, cl_mem dst, size_t dst_offset,
@@ -190,12 +183,12 @@ tilecl_status tilecl_convolve2d_f32(cl_command_queue queue, size_t width, size_t
 
 /* dst = src correlated with column_filter(j) * row_filter(i) (float taps). */
 tilecl_status tilecl_separable_filter_u8(cl_command_queue queue, size_t width, size_t height, size_t channels,
-                                         cl_mem src, size_t src_offset, size_t src_pitch, cl_mem dst,
-                                         size_t dst_offset, size_t dst_pitch, cl_mem row_filter,
-                                         size_t row_filter_offset, size_t row_filter_length, cl_mem column_filter,
-                                         size_t column_filter_offset, size_t column_filter_length,
-                                         tilecl_border border, cl_uint num_events_in_wait_list,
-                                         const cl_event* event_wait_list, cl_event* event);
+                                         cl_mem src, size_t src_offset, size_t src_pitch, cl_mem dst, size_t dst_offset,
+                                         size_t dst_pitch, cl_mem row_filter, size_t row_filter_offset,
+                                         size_t row_filter_length, cl_mem column_filter, size_t column_filter_offset,
+                                         size_t column_filter_length, tilecl_border border,
+                                         cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                         cl_event* event);
 tilecl_status tilecl_separable_filter_f32(cl_command_queue queue, size_t width, size_t height, size_t channels,
                                           cl_mem src, size_t src_offset, size_t src_pitch, cl_mem dst,
                                           size_t dst_offset, size_t dst_pitch, cl_mem row_filter,
@@ -221,8 +214,8 @@ tilecl_status tilecl_gaussian_blur_u8(cl_command_queue queue, size_t width, size
                                       size_t dst_pitch, double sigma, tilecl_border border, size_t radius,
                                       cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                       cl_event* event);
-tilecl_status tilecl_gaussian_blur_f32(cl_command_queue queue, size_t width, size_t height, size_t channels,
-                                       cl_mem src, size_t src_offset, size_t src_pitch, cl_mem dst, size_t dst_offset,
+tilecl_status tilecl_gaussian_blur_f32(cl_command_queue queue, size_t width, size_t height, size_t channels, cl_mem src,
+                                       size_t src_offset, size_t src_pitch, cl_mem dst, size_t dst_offset,
                                        size_t dst_pitch, double sigma, tilecl_border border, size_t radius,
                                        cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                        cl_event* event);

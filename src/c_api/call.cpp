@@ -33,9 +33,9 @@ cl::Buffer buffer(const char* op, const char* argument, cl_mem handle) {
 const std::vector<cl::Event>* wait_list(const char* op, const Events& events, std::vector<cl::Event>& storage) {
   if ((events.count == 0) != (events.list == nullptr))
     throw Error(op, "event_wait_list", CL_INVALID_EVENT_WAIT_LIST,
-                events.list == nullptr ? "num_events_in_wait_list is " + std::to_string(events.count) +
-                                             " but event_wait_list is NULL"
-                                       : std::string("event_wait_list is given but num_events_in_wait_list is 0"));
+                events.list == nullptr
+                    ? "num_events_in_wait_list is " + std::to_string(events.count) + " but event_wait_list is NULL"
+                    : std::string("event_wait_list is given but num_events_in_wait_list is 0"));
   if (events.count == 0) return nullptr;
   storage.reserve(events.count);
   for (cl_uint i = 0; i < events.count; ++i) {

@@ -23,8 +23,7 @@
 #include "tilecl/tilecl.h"
 
 // The last three parameters of every enqueueing C function, and the Events made of them.
-#define TILECL_C_WAIT_PARAMETERS \
-  cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event
+#define TILECL_C_WAIT_PARAMETERS cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event
 #define TILECL_C_EVENTS \
   tilecl::c_api::Events { num_events_in_wait_list, event_wait_list, event }
 

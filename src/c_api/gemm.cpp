@@ -1,6 +1,7 @@
 // C API: gemm (include/tilecl/tilecl.h).
-#include "c_api/call.hpp"
 #include "tilecl/gemm.hpp"
+
+#include "c_api/call.hpp"
 
 static_assert(TILECL_ROW_MAJOR == static_cast<int>(tilecl::Layout::RowMajor) &&
                   TILECL_COL_MAJOR == static_cast<int>(tilecl::Layout::ColMajor) &&
@@ -35,13 +36,13 @@ tilecl_status gemm(cl_command_queue queue, tilecl_layout layout, tilecl_transpos
 }  // namespace
 }  // namespace tilecl::c_api
 
-#define TILECL_C_GEMM(suffix, T)                                                                                   \
-  tilecl_status tilecl_gemm_##suffix(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,        \
-                                     tilecl_transpose trans_b, size_t m, size_t n, size_t k, T alpha, cl_mem a,     \
-                                     size_t a_offset, size_t lda, cl_mem b, size_t b_offset, size_t ldb, T beta,   \
-                                     cl_mem c, size_t c_offset, size_t ldc, TILECL_C_WAIT_PARAMETERS) {            \
-    return tilecl::c_api::gemm<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, beta,                            \
-                                  {a, a_offset, lda, b, b_offset, ldb, c, c_offset, ldc}, TILECL_C_EVENTS);         \
+#define TILECL_C_GEMM(suffix, T)                                                                                 \
+  tilecl_status tilecl_gemm_##suffix(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,     \
+                                     tilecl_transpose trans_b, size_t m, size_t n, size_t k, T alpha, cl_mem a,  \
+                                     size_t a_offset, size_t lda, cl_mem b, size_t b_offset, size_t ldb, T beta, \
+                                     cl_mem c, size_t c_offset, size_t ldc, TILECL_C_WAIT_PARAMETERS) {          \
+    return tilecl::c_api::gemm<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, beta,                         \
+                                  {a, a_offset, lda, b, b_offset, ldb, c, c_offset, ldc}, TILECL_C_EVENTS);      \
   }
 
 extern "C" {

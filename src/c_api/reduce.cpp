@@ -1,8 +1,9 @@
 // C API: reduce, reduce_value, reduce_index (include/tilecl/tilecl.h).
+#include "tilecl/reduce.hpp"
+
 #include <cstdint>
 
 #include "c_api/call.hpp"
-#include "tilecl/reduce.hpp"
 
 static_assert(TILECL_SUM == static_cast<int>(tilecl::ReduceOp::Sum) &&
                   TILECL_MIN == static_cast<int>(tilecl::ReduceOp::Min) &&
@@ -39,39 +40,41 @@ tilecl_status read_back(const char* op, cl_command_queue queue, const char* outp
 template <typename T, typename Output>
 tilecl_status reduce_value(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
                            Output* value, const Events& events) {
-  return read_back("reduce_value", queue, "value", value, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
-    return tilecl::reduce_value<T>(q, static_cast<ReduceOp>(op), n, buffer("reduce_value", "x", x), x_offset, wait);
-  });
+  return read_back(
+      "reduce_value", queue, "value", value, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+        return tilecl::reduce_value<T>(q, static_cast<ReduceOp>(op), n, buffer("reduce_value", "x", x), x_offset, wait);
+      });
 }
 
 template <typename T>
 tilecl_status reduce_index(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
                            size_t* index, const Events& events) {
-  return read_back("reduce_index", queue, "index", index, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
-    return tilecl::reduce_index<T>(q, static_cast<ReduceOp>(op), n, buffer("reduce_index", "x", x), x_offset, wait);
-  });
+  return read_back(
+      "reduce_index", queue, "index", index, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+        return tilecl::reduce_index<T>(q, static_cast<ReduceOp>(op), n, buffer("reduce_index", "x", x), x_offset, wait);
+      });
 }
 
 }  // namespace
 }  // namespace tilecl::c_api
 
-#define TILECL_C_REDUCE(suffix, T, ValuePointer)                                                                                \
-  tilecl_status tilecl_reduce_##suffix(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,             \
-                                       size_t x_offset, cl_mem result, size_t result_offset,                        \
-                                       TILECL_C_WAIT_PARAMETERS) {                                                  \
-    return tilecl::c_api::reduce<T>(queue, op, n, x, x_offset, result, result_offset, TILECL_C_EVENTS);             \
-  }                                                                                                                  \
-  tilecl_status tilecl_reduce_value_##suffix(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,       \
-                                             size_t x_offset, ValuePointer value, cl_uint num_events_in_wait_list,            \
-                                             const cl_event* event_wait_list) {                                     \
-    return tilecl::c_api::reduce_value<T>(queue, op, n, x, x_offset, value,                                          \
-                                          {num_events_in_wait_list, event_wait_list, nullptr});                     \
-  }                                                                                                                  \
-  tilecl_status tilecl_reduce_index_##suffix(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,       \
-                                             size_t x_offset, size_t* index, cl_uint num_events_in_wait_list,       \
-                                             const cl_event* event_wait_list) {                                     \
-    return tilecl::c_api::reduce_index<T>(queue, op, n, x, x_offset, index,                                          \
-                                          {num_events_in_wait_list, event_wait_list, nullptr});                     \
+#define TILECL_C_REDUCE(suffix, T, ValuePointer)                                                                   \
+  tilecl_status tilecl_reduce_##suffix(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,            \
+                                       size_t x_offset, cl_mem result, size_t result_offset,                       \
+                                       TILECL_C_WAIT_PARAMETERS) {                                                 \
+    return tilecl::c_api::reduce<T>(queue, op, n, x, x_offset, result, result_offset, TILECL_C_EVENTS);            \
+  }                                                                                                                \
+  tilecl_status tilecl_reduce_value_##suffix(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,      \
+                                             size_t x_offset, ValuePointer value, cl_uint num_events_in_wait_list, \
+                                             const cl_event* event_wait_list) {                                    \
+    return tilecl::c_api::reduce_value<T>(queue, op, n, x, x_offset, value,                                        \
+                                          {num_events_in_wait_list, event_wait_list, nullptr});                    \
+  }                                                                                                                \
+  tilecl_status tilecl_reduce_index_##suffix(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x,      \
+                                             size_t x_offset, size_t* index, cl_uint num_events_in_wait_list,      \
+                                             const cl_event* event_wait_list) {                                    \
+    return tilecl::c_api::reduce_index<T>(queue, op, n, x, x_offset, index,                                        \
+                                          {num_events_in_wait_list, event_wait_list, nullptr});                    \
   }
 
 extern "C" {

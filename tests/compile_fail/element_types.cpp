@@ -17,8 +17,8 @@ using tilecl::Transpose;
 void unsupported(cl::CommandQueue& q, cl::Buffer& b) {
   tilecl::vector_add<int>(q, 1, b, 0, b, 0, b, 0);
   tilecl::axpy<long>(q, 1, 1L, b, 0, b, 0);
-  tilecl::gemm<std::uint8_t>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, 1, b, 0, 1, b, 0, 1, 0, b,
-                             0, 1);
+  tilecl::gemm<std::uint8_t>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, 1, b, 0, 1, b, 0, 1, 0, b, 0,
+                             1);
   tilecl::transpose<std::int64_t>(q, 1, 1, b, 0, 1, b, 0, 1);
   tilecl::reduce<std::uint16_t>(q, ReduceOp::Sum, 1, b, 0, b, 0);
   tilecl::reduce_value<std::uint8_t>(q, ReduceOp::Sum, 1, b, 0);
