@@ -13,6 +13,7 @@
 #include "bench_commit.hpp"
 #include "cases/cases.hpp"
 #include "report.hpp"
+#include "sweep.hpp"
 #include "tilecl/device.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/runtime.hpp"
@@ -46,6 +47,8 @@ struct Settings {
   bool first_call = true;
   bool no_first_call = false;
   int max_runs = 0;
+  bool sweep = false;
+  SweepSettings sweep_settings;
   std::string internal_first_call;  // hidden: measure one op's first call in this (fresh) process
 };
 
@@ -152,6 +155,33 @@ std::vector<FirstCallResult> measure_first_calls(const Settings& settings) {
   return results;
 }
 
+// `--sweep`: random shapes per op beside the peers and the copy of the same bytes (sweep.hpp).
+int run_sweep_command(const Settings& settings, BenchContext& context, const RunInfo& run) {
+  SweepSettings sweep = settings.sweep_settings;
+  sweep.families = settings.families;
+  std::cout << "shape sweep, seed " << sweep.seed << " (reproduce with --sweep --seed " << sweep.seed << ")"
+            << std::endl;
+  const std::vector<SweepPoint> points = run_sweep(context, sweep);
+  print_sweep(std::cout, points, sweep);
+  if (!settings.json_path.empty()) {
+    const fs::path json_path(settings.json_path);
+    if (json_path.has_parent_path()) fs::create_directories(json_path.parent_path());
+    nlohmann::json json = sweep_json(points, sweep);
+    json["run"] = {{"command", run.command}, {"date", run.date}, {"commit", run.commit}};
+    json["device"] = {{"name", context.info->device_name},
+                      {"platform", context.info->platform_name},
+                      {"driver", context.info->driver_version},
+                      {"fingerprint", context.info->fingerprint()}};
+    std::ofstream(json_path) << json.dump(1) << "\n";
+    const fs::path chart = json_path.parent_path() / (json_path.stem().string() + ".svg");
+    std::ofstream(chart) << sweep_chart_svg(points, context.info->device_name + ", commit " + run.commit);
+    std::cout << "\nwrote " << json_path.string() << " and " << chart.string() << std::endl;
+  }
+  bool any_failed = false;
+  for (const auto& point : points) any_failed = any_failed || !point.error.empty();
+  return any_failed ? 1 : 0;
+}
+
 int run_bench(const Settings& settings) {
   if (!settings.internal_first_call.empty()) return run_internal_first_call(settings);
 
@@ -173,6 +203,8 @@ int run_bench(const Settings& settings) {
   std::cout << "tilecl rows use the parameters a call would use (TILECL_TUNE=" << (tune ? tune : "first-use")
             << ")\n  tuning database: " << (cache_directory().empty() ? "off" : cache_directory()) << "\n"
             << std::endl;
+
+  if (settings.sweep) return run_sweep_command(settings, context, run);
 
   std::cerr << "measuring device limits" << std::endl;
   context.limits = measure_limits(context);
@@ -233,6 +265,11 @@ std::function<int()> add_bench_command(CLI::App& app) {
                       "Write results as JSON here, and an SVG chart per family beside it");
   command->add_flag("--no-first-call", settings->no_first_call, "Skip the first-call latency measurements");
   command->add_option("--runs", settings->max_runs, "Timed runs per row at most (after warm-up)");
+  command->add_flag("--sweep", settings->sweep,
+                    "Random shapes per op (seeded) beside the peers and a copy of the same bytes, with a summary per "
+                    "op (geometric mean, worst, shapes below the peer); --family limits the ops");
+  command->add_option("--seed", settings->sweep_settings.seed, "The sweep's random seed (default 1)");
+  command->add_option("--sweep-count", settings->sweep_settings.count, "Shapes per op in the sweep (default: per op)");
   command->add_option("--internal-first-call", settings->internal_first_call)->group("");
   return [settings] { return run_bench(*settings); };
 }

@@ -47,8 +47,9 @@
  *                    the math, two barriers per step. Neither: load, barrier, math, barrier.
  *                    Ragged M and N: loads clamp to the last row/column (results not stored); ragged K:
  *                    loads beyond K read as zero. C is written with bounds checks (vector stores where
- *                    the tile is whole and C is VEC aligned). Needs VP for A along K (TRANS_A = 0) or
- *                    M (TRANS_A = 1), for B along N (TRANS_B = 0) or K (TRANS_B = 1).
+ *                    the tile is whole and C is VEC aligned). With USE_ALIGNED_A (B) = 1 it needs VP for A
+ *                    along K (TRANS_A = 0) or M (TRANS_A = 1), for B along N (TRANS_B = 0) or K (TRANS_B =
+ *                    1); with 0, that operand has no precondition (element loads).
  *                    Work-group size is derived, not a macro: RB_WG_X = TILE_N / WPT_N, RB_WG_Y = TILE_M /
  *                    WPT_M (reqd_work_group_size). local = (RB_WG_X, RB_WG_Y, 1), global = (ceil(N /
  *                    TILE_N) * RB_WG_X, ceil(M / TILE_M) * RB_WG_Y, S) for S K-slices (launch-only).
@@ -122,6 +123,10 @@
  *                      (32 / WARP_N) places, so a warp reads fewer distinct local vectors of A and B per
  *                      step. Needs RB_WG_X % WARP_N == 0, RB_WG_Y % (32 / WARP_N) == 0 and a work-group
  *                      size that is a multiple of 32.                                             default 0
+ *   USE_ALIGNED_A,     0/1, gemm_regblock: 1 (default) reads the operand with aligned VEC-wide loads and
+ *   USE_ALIGNED_B      needs VP for it; 0 reads it VEC elements at a time, any offset, leading dimension
+ *                      and size (along K, elements past K read as zero), so a ragged operand needs no
+ *                      gemm_pack launch. Local memory and the math are the same either way.   default 1, 1
  *   USE_PACKED_B       0/1, gemm_cpu: B is op(B) in k-major panels of WPT_N columns (gemm_pack_panels),
  *                      ldb is the panel stride; TRANS_B is then ignored.                       default 0
  *   WG_X, WG_Y         gemm_skinny_m / gemm_skinny_n work-group size (their local arrays depend
@@ -181,6 +186,12 @@
 #endif
 #ifndef USE_PACKED_B
 #define USE_PACKED_B 0
+#endif
+#ifndef USE_ALIGNED_A
+#define USE_ALIGNED_A 1
+#endif
+#ifndef USE_ALIGNED_B
+#define USE_ALIGNED_B 1
 #endif
 #ifndef WG_X
 #define WG_X 32
@@ -409,18 +420,52 @@ typedef struct {
   int global_b[RB_LOADS_B];
   int local_b[RB_LOADS_B];
   int k_b[RB_LOADS_B];
+#if !USE_ALIGNED_A && TRANS_A
+  int valid_a[RB_LOADS_A]; /* elements of the vector inside M (element loads along M) */
+#endif
+#if !USE_ALIGNED_B && !TRANS_B
+  int valid_b[RB_LOADS_B]; /* elements of the vector inside N (element loads along N) */
+#endif
 } rb_plan_t;
+
+/* Element loads for an operand that misses the vector-load preconditions (USE_ALIGNED_A/B = 0): VEC elements
+ * from p, any alignment. Along K, elements at or past k_left read as zero (they would reach C); along M or N,
+ * elements past the `valid` ones repeat the last valid one (they feed only outputs that are never stored). */
+GEMM_INLINE VTYPE rb_elements_along_k(const __global DTYPE* p, const int k, const int k_left) {
+  DTYPE lanes[VEC];
+#pragma unroll
+  for (int e = 0; e < VEC; ++e) lanes[e] = k + e < k_left ? p[e] : (DTYPE)0;
+  return GEMM_VLOADU(lanes);
+}
+GEMM_INLINE VTYPE rb_elements_clamped(const __global DTYPE* p, const int valid) {
+  DTYPE lanes[VEC];
+#pragma unroll
+  for (int e = 0; e < VEC; ++e) lanes[e] = p[min(e, valid - 1)];
+  return GEMM_VLOADU(lanes);
+}
 
 /* Global -> registers, one tile. k_left = valid K elements left from the tile's start. */
 GEMM_INLINE void rb_load(const __global DTYPE* a_tile, const __global DTYPE* b_tile, const rb_plan_t* plan,
                          const int k_left, VTYPE* ra, VTYPE* rb) {
 #pragma unroll
   for (int l = 0; l < RB_LOADS_A; ++l) {
+#if USE_ALIGNED_A
     ra[l] = plan->k_a[l] < k_left ? GEMM_VLOAD(a_tile + plan->global_a[l]) : (VTYPE)0;
+#elif TRANS_A == 0
+    ra[l] = rb_elements_along_k(a_tile + plan->global_a[l], plan->k_a[l], k_left);
+#else
+    ra[l] = plan->k_a[l] < k_left ? rb_elements_clamped(a_tile + plan->global_a[l], plan->valid_a[l]) : (VTYPE)0;
+#endif
   }
 #pragma unroll
   for (int l = 0; l < RB_LOADS_B; ++l) {
+#if USE_ALIGNED_B
     rb[l] = plan->k_b[l] < k_left ? GEMM_VLOAD(b_tile + plan->global_b[l]) : (VTYPE)0;
+#elif TRANS_B
+    rb[l] = rb_elements_along_k(b_tile + plan->global_b[l], plan->k_b[l], k_left);
+#else
+    rb[l] = plan->k_b[l] < k_left ? rb_elements_clamped(b_tile + plan->global_b[l], plan->valid_b[l]) : (VTYPE)0;
+#endif
   }
 }
 
@@ -517,7 +562,13 @@ __kernel __attribute__((reqd_work_group_size(RB_WG_X, RB_WG_Y, 1))) void gemm_re
     plan.local_a[l] = c * VEC * RB_A_STRIDE + r; /* scalar index */
     plan.k_a[l] = c * VEC;
 #else /* r: k within the tile, c: m vector */
+#if USE_ALIGNED_A
     plan.global_a[l] = r * lda + min(m0 / VEC + c, (M + VEC - 1) / VEC - 1) * VEC;
+#else
+    const int m_first = min(m0 + c * VEC, M - 1);
+    plan.global_a[l] = r * lda + m_first;
+    plan.valid_a[l] = M - m_first;
+#endif
     plan.local_a[l] = r * (RB_A_STRIDE / VEC) + c; /* vector index */
     plan.k_a[l] = r;
 #endif
@@ -527,7 +578,13 @@ __kernel __attribute__((reqd_work_group_size(RB_WG_X, RB_WG_Y, 1))) void gemm_re
     const int v = tid + l * RB_THREADS;
     const int r = v / RB_B_ROW_VECTORS, c = v - r * RB_B_ROW_VECTORS;
 #if TRANS_B == 0 /* r: k within the tile, c: n vector */
+#if USE_ALIGNED_B
     plan.global_b[l] = r * ldb + min(n0 / VEC + c, (N + VEC - 1) / VEC - 1) * VEC;
+#else
+    const int n_first = min(n0 + c * VEC, N - 1);
+    plan.global_b[l] = r * ldb + n_first;
+    plan.valid_b[l] = N - n_first;
+#endif
     plan.local_b[l] = r * (RB_B_STRIDE / VEC) + c; /* vector index */
     plan.k_b[l] = r;
 #else /* r: n within the tile, c: k vector */

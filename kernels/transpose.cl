@@ -9,8 +9,10 @@
  *   int rows, int cols, __global const DTYPE* in, ulong in_offset, int ld_in,
  *   __global DTYPE* out, ulong out_offset, int ld_out
  * Preconditions for all kernels: rows, cols >= 1; ld_in >= cols; ld_out >= rows; extents < 2^31 each
- * (products are formed in size_t). Any alignment is accepted: the vector paths check at run time that the
- * offsets and leading dimensions are multiples of VEC and otherwise use element-aligned vloadn/vstoren.
+ * (products are formed in size_t). Any alignment is accepted: transpose_block checks at run time that the
+ * offsets and leading dimensions are multiples of VEC and otherwise uses element-aligned vloadn/vstoren;
+ * transpose_tiled aligns its accesses itself (below). Buffers are aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN
+ * (at least 128 bytes), so an element offset that is a multiple of VEC is VEC-aligned.
  *
  * Kernels (g = global size, l = local size; round(a, b) = a rounded up to a multiple of b):
  *   transpose_naive   one element per work-item; work-item (x, y) moves in[y][x].
@@ -18,12 +20,25 @@
  *                     Build macros used: DTYPE.
  *   transpose_tiled   TILE x TILE tile per work-group through local memory [TILE][TILE + PAD];
  *                     work-group (TILE / VEC, WG_Y); each work-item moves VEC consecutive elements in each of
- *                     TILE / WG_Y rows, with VEC-wide global loads and stores. PAD = 0 is the classic
- *                     tiled kernel, PAD = 1 removes the local-memory bank conflicts of the column reads.
- *                     Full tiles (and aligned data) take a path without bounds checks.
+ *                     TILE / WG_Y rows. PAD = 0 is the classic tiled kernel, PAD = 1 removes the
+ *                     local-memory bank conflicts of the column reads. Interior tiles use VEC-wide aligned
+ *                     global accesses whatever the offsets and leading dimensions ("windows": a row that
+ *                     starts s elements past a VEC boundary is read as the aligned vectors around it, and
+ *                     written as whole aligned vectors plus element stores for the partial vectors at its
+ *                     two ends), without bounds checks; so a ragged or misaligned matrix runs as fast as an
+ *                     aligned one. Reads of an interior tile may touch up to VEC - 1 elements past a tile
+ *                     row (inside a later row or past VEC spare columns) or before it (inside the previous
+ *                     row), never outside the matrix's rows; writes touch exactly the output elements.
+ *                     Edge tiles (and a first tile that starts inside a vector) take element accesses with
+ *                     bounds checks, consecutive work-items on consecutive elements.
  *                     g = (ceil(cols / TILE) * TILE / VEC, ceil(rows / TILE) * WG_Y); l = (TILE / VEC, WG_Y)
  *                     (fixed: reqd_work_group_size). Local memory: TILE * (TILE + PAD) * sizeof(DTYPE).
  *                     Build macros: DTYPE, TILE, WG_Y, PAD, VEC.
+ *   transpose_shifted transpose_tiled's tile, with each output row's piece shifted to start on a SECTOR-element
+ *                     boundary (the work-group also holds the SECTOR input rows before its tile), so that no memory
+ *                     sector of the output is written in parts by two work-groups. Same geometry as
+ *                     transpose_tiled. Local memory: (TILE + SECTOR) * (TILE + PAD) * sizeof(DTYPE).
+ *                     Build macros: DTYPE, TILE, WG_Y, PAD, VEC, SECTOR.
  *   transpose_block   no local memory: each work-item moves a VEC x VEC block in registers (VEC vector loads
  *                     of a row each, an in-register transpose, VEC vector stores). CPU-friendly (PoCL: 8 x 8
  *                     floats), and also a candidate on GPUs (4 x 4 floats = 16-byte accesses; uchar16 for
@@ -32,13 +47,17 @@
  *                     Build macros: DTYPE, VEC, USE_SHUFFLE.
  *
  * Macros (every one has a default, so the file compiles with no options):
- *   DTYPE  element type: float (default), double, int, uint, uchar, ... (any scalar type).
+ *   DTYPE  element type: an unsigned integer type of the element's size, uint (default), uchar, ushort or
+ *          ulong. The kernels move bits, so the host passes uint for float and int32, ulong for double and
+ *          uchar for bytes (unsigned: transpose_block's 16-wide shuffles take a mask of DTYPE's type).
  *   TILE   tiled: edge of the square work-group tile, default 32; a multiple of VEC and of WG_Y.
  *   WG_Y   tiled: work-group rows, default 8; divides TILE; (TILE / VEC) * WG_Y <= max work-group size.
  *   PAD    tiled: local-memory row padding in elements, default 1; 0, 1, 2, ...
  *   VEC    tiled: width of the global accesses; block: edge of the register block. 1, 2, 4, 8 or 16;
  *          default 4 (16-byte accesses for float). VEC * sizeof(DTYPE) = 16 suits GPUs; VEC = 8 or 16 with
  *          float suits CPUs (block).
+ *   SECTOR shifted: elements per memory sector the output pieces align to, default 8 (32 bytes of 4-byte
+ *          elements); a multiple of VEC dividing TILE.
  *   USE_SHUFFLE  block: 1 (default) transposes the register block with vector shuffles, 0 element by element
  *          through a private array. Same result; on PoCL 1 is 2.2x faster for uchar, equal for float.
  *
@@ -50,7 +69,7 @@
  */
 
 #ifndef DTYPE
-#define DTYPE float
+#define DTYPE uint
 #endif
 #ifndef TILE
 #define TILE 32
@@ -66,6 +85,9 @@
 #endif
 #ifndef USE_SHUFFLE
 #define USE_SHUFFLE 1
+#endif
+#ifndef SECTOR
+#define SECTOR 8
 #endif
 
 #if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
@@ -83,6 +105,21 @@
 #define TRANSPOSE_VTYPE TILECL_CAT(DTYPE, VEC)
 #define TRANSPOSE_VLOAD(p) TILECL_CAT(vload, VEC)(0, p)
 #define TRANSPOSE_VSTORE(v, p) TILECL_CAT(vstore, VEC)(v, 0, p)
+#endif
+
+/* The even (odd) elements of a followed by those of b. 16-wide vectors use shuffle2 with a constant mask (the
+ * mask is of DTYPE's own unsigned type, hence DTYPE must be unsigned): oclgrind 21.10 reports a false
+ * "uninitialized value written" for the .even/.odd concatenation of two 16-element vectors (reproduced with a
+ * single-vector kernel on fully written input; 2-, 4- and 8-element vectors and shuffle2 are tracked right).
+ * Both forms compile to the same shuffle instructions. */
+#if VEC == 16
+#define TRANSPOSE_EVENS(a, b) \
+  shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30))
+#define TRANSPOSE_ODDS(a, b) \
+  shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
+#else
+#define TRANSPOSE_EVENS(a, b) (TRANSPOSE_VTYPE)((a).even, (b).even)
+#define TRANSPOSE_ODDS(a, b) (TRANSPOSE_VTYPE)((a).odd, (b).odd)
 #endif
 
 /* Loads VEC elements at p: one vector access when the data is VEC-aligned, element accesses otherwise. */
@@ -117,8 +154,8 @@ void transpose_block_move(__global const DTYPE* in, int ld_in, __global DTYPE* o
   for (int round = 1; round < VEC; round <<= 1) {
 #pragma unroll
     for (int m = 0; m < VEC / 2; ++m) {
-      t[m] = (TRANSPOSE_VTYPE)(r[2 * m].even, r[2 * m + 1].even);
-      t[VEC / 2 + m] = (TRANSPOSE_VTYPE)(r[2 * m].odd, r[2 * m + 1].odd);
+      t[m] = TRANSPOSE_EVENS(r[2 * m], r[2 * m + 1]);
+      t[VEC / 2 + m] = TRANSPOSE_ODDS(r[2 * m], r[2 * m + 1]);
     }
 #pragma unroll
     for (int i = 0; i < VEC; ++i) r[i] = t[i];
@@ -148,60 +185,191 @@ __kernel void transpose_naive(int rows, int cols, __global const DTYPE* in, ulon
   }
 }
 
+/* Whether every global access of the tile may use the aligned windows below: the tile is whole, the windows of
+ * its rows stay inside the matrix's rows (an extra vector past the tile's right edge is read only where a later
+ * row, or VEC spare columns, follow), and the first tile does not start inside a vector that precedes the
+ * matrix. Uniform across the work-group. */
+bool transpose_interior(int rows, int cols, int r0, int c0, ulong in_offset) {
+  const bool whole = TILE <= rows - r0 && TILE <= cols - c0;
+  const bool extra_inside = TILE < rows - r0 || TILE + VEC <= cols - c0;
+  const bool start_inside = r0 > 0 || c0 > 0 || (in_offset & (ulong)(VEC - 1)) == 0;
+  return whole && extra_inside && start_inside;
+}
+
+/* Row y of the tile through an aligned window: the row starts `skew` elements past a VEC boundary, so the
+ * work-item at x loads the aligned vector covering tile columns [x * VEC - skew, x * VEC - skew + VEC) and keeps
+ * the columns inside [0, TILE); the last work-item also loads the vector after, for the skew columns left. */
+void transpose_load_window(__local DTYPE (*tile)[TILE + PAD], int y, __global const DTYPE* row, int skew, int x) {
+  __global const TRANSPOSE_VTYPE* window = (__global const TRANSPOSE_VTYPE*)(row - skew);
+  const int first = x * VEC - skew;
+  DTYPE lanes[VEC];
+  TRANSPOSE_VSTORE(window[x], lanes);
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) {
+    if (first + k >= 0) tile[y][first + k] = lanes[k];
+  }
+  if (skew > 0 && x == TILE / VEC - 1) {
+    TRANSPOSE_VSTORE(window[x + 1], lanes);
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) {
+      if (k < skew) tile[y][TILE - skew + k] = lanes[k];
+    }
+  }
+}
+
+/* Output row j (tile column j) through an aligned window: whole vectors where they lie inside the row's TILE
+ * elements, element stores for the partial vectors at both ends. */
+void transpose_store_window(__local DTYPE (*tile)[TILE + PAD], int j, __global DTYPE* row, int skew, int x) {
+  __global TRANSPOSE_VTYPE* window = (__global TRANSPOSE_VTYPE*)(row - skew);
+  const int first = x * VEC - skew;
+  DTYPE lanes[VEC];
+  if (first >= 0) {
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) lanes[k] = tile[first + k][j];
+    window[x] = TRANSPOSE_VLOAD(lanes);
+  } else {
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) {
+      if (first + k >= 0) row[first + k] = tile[first + k][j];
+    }
+  }
+  if (skew > 0 && x == TILE / VEC - 1) {
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) {
+      if (k < skew) row[TILE - skew + k] = tile[TILE - skew + k][j];
+    }
+  }
+}
+
+/* Edge tiles: element accesses, bounds checked, consecutive work-items on consecutive elements. */
+void transpose_load_edge(__local DTYPE (*tile)[TILE + PAD], int rows_left, int cols_left, __global const DTYPE* in,
+                         int ld_in, int lx, int ly) {
+  for (int i = 0; i < TILE / WG_Y; ++i) {
+    const int y = ly + i * WG_Y;
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) {
+      const int c = lx + k * (TILE / VEC);
+      if (y < rows_left && c < cols_left) tile[y][c] = in[(size_t)y * ld_in + c];
+    }
+  }
+}
+
+void transpose_store_edge(__local DTYPE (*tile)[TILE + PAD], int rows_left, int cols_left, __global DTYPE* out,
+                          int ld_out, int lx, int ly) {
+  for (int i = 0; i < TILE / WG_Y; ++i) {
+    const int j = ly + i * WG_Y;
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) {
+      const int r = lx + k * (TILE / VEC);
+      if (r < rows_left && j < cols_left) out[(size_t)j * ld_out + r] = tile[r][j];
+    }
+  }
+}
+
 __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpose_tiled(int rows, int cols,
                                                                                          __global const DTYPE* in,
                                                                                          ulong in_offset, int ld_in,
                                                                                          __global DTYPE* out,
                                                                                          ulong out_offset, int ld_out) {
   __local DTYPE tile[TILE][TILE + PAD];
-  in += in_offset;
-  out += out_offset;
   const int lx = get_local_id(0);
   const int ly = get_local_id(1);
   const int c0 = get_group_id(0) * TILE;
   const int r0 = get_group_id(1) * TILE;
-  const int x = lx * VEC;
+  /* Offsets of the tile's first element in and out (64-bit: the matrices may span more than 2^31 elements). */
+  const ulong in_first = in_offset + (ulong)r0 * (ulong)ld_in + (ulong)c0;
+  const ulong out_first = out_offset + (ulong)c0 * (ulong)ld_out + (ulong)r0;
   /* Edge tests are written as differences: r0 + TILE may exceed 2^31 - 1 in the last tile row. */
-  const bool full = TILE <= rows - r0 && TILE <= cols - c0 && transpose_aligned(in_offset, ld_in, out_offset, ld_out);
-
-  if (full) {
+  if (transpose_interior(rows, cols, r0, c0, in_offset)) {
 #pragma unroll
     for (int i = 0; i < TILE / WG_Y; ++i) {
       const int y = ly + i * WG_Y;
-      DTYPE lanes[VEC];
-      TRANSPOSE_VSTORE(*(__global const TRANSPOSE_VTYPE*)(in + (size_t)(r0 + y) * ld_in + c0 + x), lanes);
+      const ulong first = in_first + (ulong)y * (ulong)ld_in;
+      transpose_load_window(tile, y, in + first, (int)(first & (ulong)(VEC - 1)), lx);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-      for (int k = 0; k < VEC; ++k) tile[y][x + k] = lanes[k];
+    for (int i = 0; i < TILE / WG_Y; ++i) {
+      const int j = ly + i * WG_Y;
+      const ulong first = out_first + (ulong)j * (ulong)ld_out;
+      transpose_store_window(tile, j, out + first, (int)(first & (ulong)(VEC - 1)), lx);
     }
   } else {
-    for (int i = 0; i < TILE / WG_Y; ++i) {
-      const int y = ly + i * WG_Y;
+    transpose_load_edge(tile, rows - r0, cols - c0, in + in_first, ld_in, lx, ly);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    transpose_store_edge(tile, rows - r0, cols - c0, out + out_first, ld_out, lx, ly);
+  }
+}
+
+/* transpose_shifted: the local tile of transpose_tiled, but each output row's piece is shifted so that it starts on
+ * a SECTOR-element boundary: no two work-groups write parts of one memory sector, which a GPU with ECC memory
+ * writes back as a read-modify-write when the parts arrive apart. Work-group (x, y) holds input rows [r0 - SECTOR,
+ * r0 + TILE) of columns [c0, c0 + TILE) and writes, of output row c0 + j, the elements [r0 - s, r0 + TILE - s) with
+ * s = (out_offset + (c0 + j) * ld_out + r0) % SECTOR; the first tile row starts at 0 and the last ends at rows. */
+#define SHIFTED_ROWS (TILE + SECTOR)
+
+/* Loads input row `r` of the tile's columns into local row y: aligned windows where every vector read stays inside
+ * the matrix's rows, element loads otherwise. */
+void transpose_shifted_load(__local DTYPE (*tile)[TILE + PAD], int y, int r, int rows, int cols, int c0,
+                            __global const DTYPE* in, ulong in_offset, int ld_in, int lx) {
+  const ulong first = in_offset + (ulong)r * (ulong)ld_in + (ulong)c0;
+  const int skew = (int)(first & (ulong)(VEC - 1));
+  const bool whole = TILE <= cols - c0;
+  const bool extra_inside = r + 1 < rows || TILE + VEC <= cols - c0;
+  const bool start_inside = r > 0 || c0 > 0 || skew == 0;
+  if (whole && extra_inside && start_inside) {
+    transpose_load_window(tile, y, in + first, skew, lx);
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) {
+    const int c = lx + k * (TILE / VEC);
+    if (c < cols - c0) tile[y][c] = in[first + c];
+  }
+}
+
+/* Writes output row c0 + j's piece [start, end) (input rows) from local column j, top = input row of local row 0:
+ * whole aligned vectors inside the piece, element stores for a partial vector at either end. */
+void transpose_shifted_store(__local DTYPE (*tile)[TILE + PAD], int j, int top, int start, int end, __global DTYPE* out,
+                             ulong row_first, int lx) {
+  const ulong aligned_first = (row_first + (ulong)start) & ~(ulong)(VEC - 1);
+  for (ulong v = aligned_first + (ulong)lx * VEC; v < row_first + (ulong)end; v += TILE) {
+    const int p = (int)(v - row_first); /* input row of the vector's first element (may be below start) */
+    if (p >= start && p + VEC <= end) {
+      DTYPE lanes[VEC];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) lanes[k] = tile[p + k - top][j];
+      *(__global TRANSPOSE_VTYPE*)(out + v) = TRANSPOSE_VLOAD(lanes);
+    } else {
 #pragma unroll
       for (int k = 0; k < VEC; ++k) {
-        if (y < rows - r0 && x + k < cols - c0) tile[y][x + k] = in[(size_t)(r0 + y) * ld_in + c0 + x + k];
+        if (p + k >= start && p + k < end) out[v + k] = tile[p + k - top][j];
       }
     }
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+}
 
-  /* Output tile: out rows c0 + j, out columns r0 + x .. r0 + x + VEC - 1, taken from tile column j. */
-  if (full) {
-#pragma unroll
-    for (int i = 0; i < TILE / WG_Y; ++i) {
-      const int j = ly + i * WG_Y;
-      DTYPE lanes[VEC];
-#pragma unroll
-      for (int k = 0; k < VEC; ++k) lanes[k] = tile[x + k][j];
-      *(__global TRANSPOSE_VTYPE*)(out + (size_t)(c0 + j) * ld_out + r0 + x) = TRANSPOSE_VLOAD(lanes);
-    }
-  } else {
-    for (int i = 0; i < TILE / WG_Y; ++i) {
-      const int j = ly + i * WG_Y;
-#pragma unroll
-      for (int k = 0; k < VEC; ++k) {
-        if (x + k < rows - r0 && j < cols - c0) out[(size_t)(c0 + j) * ld_out + r0 + x + k] = tile[x + k][j];
-      }
-    }
+__kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpose_shifted(
+    int rows, int cols, __global const DTYPE* in, ulong in_offset, int ld_in, __global DTYPE* out, ulong out_offset,
+    int ld_out) {
+  __local DTYPE tile[SHIFTED_ROWS][TILE + PAD];
+  const int lx = get_local_id(0);
+  const int ly = get_local_id(1);
+  const int c0 = get_group_id(0) * TILE;
+  const int r0 = get_group_id(1) * TILE;
+  const int top = r0 - SECTOR; /* input row of local row 0 */
+  for (int y = ly; y < SHIFTED_ROWS; y += WG_Y) {
+    const int r = top + y;
+    if (r >= 0 && r < rows) transpose_shifted_load(tile, y, r, rows, cols, c0, in, in_offset, ld_in, lx);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const bool last = TILE >= rows - r0;
+  for (int j = ly; j < TILE && j < cols - c0; j += WG_Y) {
+    const ulong row_first = out_offset + (ulong)(c0 + j) * (ulong)ld_out;
+    const int shift = (int)((row_first + (ulong)r0) % SECTOR);
+    const int start = max(0, r0 - shift);
+    const int end = last ? rows : r0 + TILE - shift;
+    transpose_shifted_store(tile, j, top, start, end, out, row_first, lx);
   }
 }
 

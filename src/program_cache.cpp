@@ -8,6 +8,7 @@
 #include "environment.hpp"
 #include "kernel_sources.hpp"
 #include "log.hpp"
+#include "ops/op_frame.hpp"
 #include "statistics.hpp"
 #include "tilecl/device.hpp"
 #include "tilecl/error.hpp"
@@ -216,4 +217,7 @@ void ProgramCache::clear() {
 
 }  // namespace tilecl::detail
 
-void tilecl::clear_program_cache() { detail::ProgramCache::instance().clear(); }
+void tilecl::clear_program_cache() {
+  detail::ProgramCache::instance().clear();
+  detail::invalidate_dispatch_memos();  // the per-thread memos hold programs too
+}

@@ -1,18 +1,18 @@
-// vector_add and axpy: validate -> parameters -> program -> kernel lease -> enqueue.
+// vector_add and axpy: their variants (one descriptor each), the tuning subject and the op in the common frame
+// (ops/op_frame.hpp).
 #include "ops/elementwise.hpp"
 
 #include <algorithm>
 #include <memory>
 
-#include "checks.hpp"
 #include "launch.hpp"
+#include "ops/op_frame.hpp"
 #include "ops/tunable_ops.hpp"
-#include "program_cache.hpp"
 #include "tilecl/elementwise.hpp"
-#include "tilecl/error.hpp"
+#include "tuning/constraints.hpp"
 #include "tuning/length_bucket.hpp"
 #include "tuning/scratch.hpp"
-#include "tuning/tuning_service.hpp"
+#include "tuning/variant.hpp"
 
 namespace tilecl {
 namespace detail {
@@ -53,45 +53,83 @@ void validate(Kind kind, const QueueTarget& target, const DTypeInfo& dtype, std:
                                operands.output_offset, n, dtype.size);
 }
 
-BuildOptions build_options_for(const DTypeInfo& dtype, const Config& config) {
+struct ElementwiseParams {
+  std::int64_t vec = 1, wpt = 1, strided = 1, wg_x = 0;
+};
+const std::vector<std::int64_t> kWorkGroups{0, 32, 64, 128, 256, 512, 1024};
+
+struct Variants {
+  VariantDescriptor<ElementwiseParams> naive, vector;
+  SearchSpace space;
+};
+const Variants& variants() {
+  using F = VariantDescriptor<ElementwiseParams>::Field;
+  using P = ElementwiseParams;
+  static const Variants v = [] {
+    const Constraint fits =
+        constraints::derived("WG_X <= the device's max work-group size", [](const Values& values, const DeviceInfo& d) {
+          return static_cast<std::uint64_t>(at(values, "WG_X")) <= d.max_work_group_size;
+        });
+    Variants made{{"naive", "naive", {F{"WG_X", &P::wg_x, ParameterKind::Launch, kWorkGroups, 0, 1024}}, {fits}},
+                  {"vector",
+                   "vector",
+                   {F{"VEC", &P::vec, ParameterKind::Build, {1, 2, 4, 8, 16}, 1, 16},
+                    F{"WPT", &P::wpt, ParameterKind::Build, {1, 2, 4, 8}, 1, 64},
+                    F{"USE_STRIDED", &P::strided, ParameterKind::Build, {0, 1}, 0, 1},
+                    F{"WG_X", &P::wg_x, ParameterKind::Launch, kWorkGroups, 0, 1024}},
+                   {fits, constraints::one_of("VEC", {1, 2, 4, 8, 16}), constraints::is_switch("USE_STRIDED")}},
+                  {}};
+    made.space = SearchSpace({made.naive.space(), made.vector.space()});
+    return made;
+  }();
+  return v;
+}
+
+// One call's kernel and launch sizes, from a configuration (kept with the memo entry).
+struct LaunchPlan {
+  std::string kernel;
   BuildOptions options;
-  options.define("DTYPE", dtype.cl_type);
-  elementwise_search_space().add_build_macros(config, options);
-  return options;
+  std::uint64_t per_item = 1, work_group = 0;
+};
+
+LaunchPlan plan_for(Kind kind, const DTypeInfo& dtype, const Config& config) {
+  const bool vectorized = config.variant == "vector";
+  const auto& descriptor = vectorized ? variants().vector : variants().naive;
+  const ElementwiseParams p = descriptor.decode(config);
+  LaunchPlan plan;
+  plan.kernel = std::string(kernel_stem(kind)) + "_" + config.variant;
+  plan.options.define("DTYPE", dtype.cl_type);
+  descriptor.render(p, plan.options);
+  plan.per_item = vectorized ? static_cast<std::uint64_t>(p.vec * p.wpt) : 1;
+  plan.work_group = static_cast<std::uint64_t>(p.wg_x);
+  return plan;
 }
 
 template <typename T>
-cl::Event launch(Kind kind, const QueueTarget& target, cl::CommandQueue& queue, const Config& config, std::uint64_t n,
+cl::Event launch(Kind kind, const QueueTarget& target, cl::CommandQueue& queue, Resolved& resolved, std::uint64_t n,
                  T alpha, const Operands& operands, const std::vector<cl::Event>* wait) {
-  const std::string op = op_name(kind);
-  const DTypeInfo& dtype = dtype_of<T>();
-  auto program =
-      ProgramCache::instance().get(target.context, target.device, kFamily, build_options_for(dtype, config), op);
-  const std::string kernel_name = std::string(kernel_stem(kind)) + "_" + config.variant;
-  const std::uint64_t work_group = static_cast<std::uint64_t>(config.value("WG_X"));
-  check_work_group_fits(op, *program, kernel_name, work_group);
-  const bool vectorized = config.variant == "vector";
-  const std::uint64_t per_item = vectorized ? static_cast<std::uint64_t>(config.value("VEC") * config.value("WPT")) : 1;
+  const char* op = op_name(kind);
+  const auto& plan = resolved.plan_as<LaunchPlan>([kind](const Config& c) { return plan_for(kind, dtype_of<T>(), c); });
+  cl::Kernel& kernel = resolved.main_kernel(target, kFamily, plan.options, plan.kernel, op);
+  check_work_group_fits(op, *resolved.program, plan.kernel, plan.work_group);
 
   std::vector<cl::Event> events;
   for (std::uint64_t start = 0; start < n; start += kChunkElements) {
     const std::uint64_t count = std::min(kChunkElements, n - start);
-    const std::uint64_t items = ceil_div(count, per_item);
-    const std::uint64_t global = work_group > 0 ? round_up(items, work_group) : items;
-    auto lease = program->lease(kernel_name, op);
+    const std::uint64_t items = ceil_div(count, plan.per_item);
+    const std::uint64_t global = plan.work_group > 0 ? round_up(items, plan.work_group) : items;
     const cl_int count_arg = static_cast<cl_int>(count);
     const cl_ulong first_offset = operands.first_offset + start, output_offset = operands.output_offset + start;
     if (kind == Kind::Add) {
       const cl_ulong second_offset = operands.second_offset + start;
-      set_kernel_args(op, lease.kernel(), count_arg, *operands.first, first_offset, *operands.second, second_offset,
+      set_kernel_args(op, kernel, count_arg, *operands.first, first_offset, *operands.second, second_offset,
                       *operands.output, output_offset);
     } else {
-      set_kernel_args(op, lease.kernel(), count_arg, alpha, *operands.first, first_offset, *operands.output,
-                      output_offset);
+      set_kernel_args(op, kernel, count_arg, alpha, *operands.first, first_offset, *operands.output, output_offset);
     }
     // Every chunk waits for the caller's events: on an out-of-order queue the chunks are independent.
-    events.push_back(enqueue_kernel(op, queue, lease.kernel(), cl::NDRange(global),
-                                    work_group > 0 ? cl::NDRange(work_group) : cl::NullRange, wait));
+    events.push_back(enqueue_kernel(op, queue, kernel, cl::NDRange(global),
+                                    plan.work_group > 0 ? cl::NDRange(plan.work_group) : cl::NullRange, wait));
   }
   if (events.size() == 1) return events.front();
   cl::Event done;
@@ -107,11 +145,13 @@ class ElementwiseSubject : public TuningSubject {
   TuningKey key() const override { return {op_name(kind_), dtype_of<T>().name, bucket_.name}; }
   std::string family() const override { return kFamily; }
   std::string timing_shape() const override { return "n=" + std::to_string(bucket_.timing_n); }
-  SearchSpace search_space(const DeviceInfo& /*device*/) const override { return elementwise_search_space(); }
+  SearchSpace search_space(const DeviceInfo& /*device*/) const override { return variants().space; }
   Config default_config(const DeviceInfo& device) const override {
     return elementwise_default_config(dtype_of<T>(), device);
   }
-  BuildOptions build_options(const Config& config) const override { return build_options_for(dtype_of<T>(), config); }
+  BuildOptions build_options(const Config& config) const override {
+    return plan_for(kind_, dtype_of<T>(), config).options;
+  }
 
   void prepare(const cl::CommandQueue& queue, std::uint64_t seed) override {
     std::mt19937_64 random(seed);
@@ -137,17 +177,15 @@ class ElementwiseSubject : public TuningSubject {
   }
 
   std::vector<cl::Event> run(cl::CommandQueue& queue, const Config& config) override {
-    auto target = queue_target(op_name(kind_), queue);
-    Operands operands{&timing_first_, 0, &timing_second_, 0, &timing_output_, 0};
-    return {launch<T>(kind_, target, queue, config, bucket_.timing_n, kAlpha, operands, nullptr)};
+    return {run_with(queue, config, bucket_.timing_n, {&timing_first_, 0, &timing_second_, 0, &timing_output_, 0})};
   }
 
   std::string verify(cl::CommandQueue& queue, const Config& config) override {
-    auto target = queue_target(op_name(kind_), queue);
     queue.enqueueWriteBuffer(verify_output_, CL_TRUE, 0, verify_output_values_.size() * sizeof(T),
                              verify_output_values_.data());
-    Operands operands{&verify_first_, kVerifyOffset, &verify_second_, kVerifyOffset, &verify_output_, kVerifyOffset};
-    launch<T>(kind_, target, queue, config, kVerifyN, kAlpha, operands, nullptr).wait();
+    run_with(queue, config, kVerifyN,
+             {&verify_first_, kVerifyOffset, &verify_second_, kVerifyOffset, &verify_output_, kVerifyOffset})
+        .wait();
     const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
     return compare_with_reference(download<T>(queue, verify_output_, expected_.size()), expected_, tolerance);
   }
@@ -159,6 +197,8 @@ class ElementwiseSubject : public TuningSubject {
   static constexpr std::size_t kVerifyN = 12347;  // prime: not a multiple of any VEC * WPT
   static constexpr std::size_t kVerifyOffset = 3;
   static constexpr T kAlpha = static_cast<T>(0.75);
+
+  cl::Event run_with(cl::CommandQueue& queue, const Config& config, std::uint64_t n, const Operands& operands);
 
   Kind kind_;
   LengthBucket bucket_;
@@ -176,49 +216,45 @@ std::unique_ptr<TuningSubject> make_subject(Kind kind, const std::string& dtype,
 }
 
 template <typename T>
+struct ElementwiseOp {
+  struct Call {
+    Kind kind;
+    std::uint64_t n;
+    T alpha;
+    Operands operands;
+  };
+  const char* name() const { return kind_name; }
+  bool is_empty(const Call& c) const { return c.n == 0; }
+  void validate(const QueueTarget& target, const Call& c) const {
+    detail::validate(c.kind, target, dtype_of<T>(), c.n, c.operands);
+  }
+  const SearchSpace& space(const DeviceInfo& /*device*/, const Call& /*c*/) const { return variants().space; }
+  ShapeKey shape_key(const Call& c) const { return {kind_name, dtype_of<T>().name, length_bucket(c.n).code, 0}; }
+  std::unique_ptr<TuningSubject> subject(const Call& c) const {
+    return std::make_unique<ElementwiseSubject<T>>(c.kind, c.n);
+  }
+  cl::Event enqueue(const QueueTarget& target, cl::CommandQueue& queue, Resolved& resolved, const Call& c,
+                    const std::vector<cl::Event>* wait) const {
+    return launch<T>(c.kind, target, queue, resolved, c.n, c.alpha, c.operands, wait);
+  }
+  const char* kind_name;
+};
+
+template <typename T>
 cl::Event run_elementwise(Kind kind, const Config* explicit_config, cl::CommandQueue& queue, std::uint64_t n, T alpha,
                           const Operands& operands, const std::vector<cl::Event>* wait) {
-  if (n == 0) return cl::Event();
-  const auto target = queue_target(op_name(kind), queue);
-  validate(kind, target, dtype_of<T>(), n, operands);
-  check_wait_list(op_name(kind), wait, target.context);
-  Config config;
-  if (explicit_config != nullptr) {
-    config = *explicit_config;
-    std::string why = elementwise_search_space().validate(config, *target.info);
-    if (!why.empty()) throw Error(op_name(kind), "config", CL_INVALID_VALUE, config.to_string() + ": " + why);
-  } else {
-    ElementwiseSubject<T> subject(kind, n);
-    config = TuningService::instance().choose(target, subject).parameters;
-  }
-  return launch<T>(kind, target, queue, config, n, alpha, operands, wait);
+  return run_op(ElementwiseOp<T>{op_name(kind)}, explicit_config, queue, {kind, n, alpha, operands}, wait);
+}
+
+template <typename T>
+cl::Event ElementwiseSubject<T>::run_with(cl::CommandQueue& queue, const Config& config, std::uint64_t n,
+                                          const Operands& operands) {
+  return run_elementwise<T>(kind_, &config, queue, n, kAlpha, operands, nullptr);
 }
 
 }  // namespace
 
-SearchSpace elementwise_search_space() {
-  const std::vector<std::int64_t> work_groups{0, 32, 64, 128, 256, 512, 1024};
-  Constraint fits_device{"WG_X <= the device's max work-group size", [](const Values& v, const DeviceInfo& d) {
-                           return static_cast<std::uint64_t>(at(v, "WG_X")) <= d.max_work_group_size;
-                         }};
-  VariantSpace naive{"naive", {{"WG_X", work_groups, ParameterKind::Launch}}, {fits_device}};
-  VariantSpace vector{
-      "vector",
-      {{"VEC", {1, 2, 4, 8, 16}},
-       {"WPT", {1, 2, 4, 8}},
-       {"USE_STRIDED", {0, 1}},
-       {"WG_X", work_groups, ParameterKind::Launch}},
-      {fits_device,
-       {"VEC in {1, 2, 4, 8, 16}",
-        [](const Values& v, const DeviceInfo&) {
-          const auto vec = at(v, "VEC");
-          return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16;
-        }},
-       {"1 <= WPT <= 64", [](const Values& v, const DeviceInfo&) { return at(v, "WPT") >= 1 && at(v, "WPT") <= 64; }},
-       {"USE_STRIDED in {0, 1}",
-        [](const Values& v, const DeviceInfo&) { return at(v, "USE_STRIDED") == 0 || at(v, "USE_STRIDED") == 1; }}}};
-  return SearchSpace({naive, vector});
-}
+SearchSpace elementwise_search_space() { return variants().space; }
 
 Config elementwise_default_config(const DTypeInfo& dtype, const DeviceInfo& device) {
   Config config{"vector", {}};

@@ -9,6 +9,7 @@
 #include "dtype.hpp"
 #include "tilecl/types.hpp"
 #include "tuning/search_space.hpp"
+#include "tuning/variant.hpp"
 
 namespace tilecl::detail {
 
@@ -26,16 +27,19 @@ std::vector<cl::Event> gemm_with_events(const Config& config, cl::CommandQueue& 
                                         std::size_t b_offset, std::size_t ldb, T beta, cl::Buffer& c,
                                         std::size_t c_offset, std::size_t ldc);
 
-// The shape bucket of a call (see gemm.cpp for the list): all calls of a bucket share one tuned choice.
+// The shape category of a call (ops/gemm/shapes.hpp lists them); a call's tuned choice is stored per shape
+// class, which refines the category by sizes and transposes.
 std::string gemm_bucket(Layout layout, Transpose trans_a, Transpose trans_b, std::uint64_t m, std::uint64_t n,
                         std::uint64_t k);
-// Every bucket, in the order the classifier tests them.
+// Every category, in the order the classifier tests them.
 std::vector<std::string> gemm_buckets();
 
-// The search space of a bucket: every variant (so any valid configuration can be forced for any bucket), with
-// the bucket's default variant first and each parameter's candidates starting from the default's value, so a
-// budget-limited search explores around the default first.
+// The search space: every variant, so any valid configuration can be forced for any shape (the tuner tries the
+// default first).
 SearchSpace gemm_search_space(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device);
+// The default at a category's representative shape.
 Config gemm_default_config(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device);
+// Every variant's kernel and build macros, for the macro contract test.
+FamilyMacros gemm_macros();
 
 }  // namespace tilecl::detail

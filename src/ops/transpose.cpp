@@ -1,18 +1,18 @@
-// transpose: validate -> parameters -> program -> kernel lease -> enqueue.
+// transpose: the variants (one descriptor each), the shape buckets, the tuning subject and the op, run through the
+// common frame (ops/op_frame.hpp).
 #include "ops/transpose.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
 
-#include "checks.hpp"
 #include "launch.hpp"
+#include "ops/op_frame.hpp"
 #include "ops/tunable_ops.hpp"
-#include "program_cache.hpp"
-#include "tilecl/error.hpp"
 #include "tilecl/transpose.hpp"
+#include "tuning/constraints.hpp"
 #include "tuning/scratch.hpp"
-#include "tuning/tuning_service.hpp"
+#include "tuning/variant.hpp"
 
 namespace tilecl {
 namespace detail {
@@ -32,11 +32,156 @@ struct Matrix {
   std::uint64_t out_offset, ld_out;
 };
 
+// ---- variants ---------------------------------------------------------------------------------------------
+
+struct FreeLaunch {  // naive and block: the work-group is a launch parameter (0 x 0: the driver chooses)
+  std::int64_t vec = 1, shuffle = 1, wg_x = 0, wg_y = 0;
+};
+struct TileParams {  // tiled (PAD = 0), padded and shifted
+  std::int64_t tile = 32, vec = 4, wg_y = 8, pad = 0, sector = 0;
+};
+
+// The NDRange of one launch over `rows` rows.
+struct Geometry {
+  std::uint64_t global_x, global_y;
+  std::uint64_t local_x, local_y;  // 0: the driver chooses
+  std::uint64_t rows_per_group_y;  // rows one work-group (or, with a null local size, one work-item) covers
+};
+
+const std::vector<std::int64_t> kVectorWidths{1, 2, 4, 8, 16};
+
+VariantDescriptor<FreeLaunch> naive_variant() {
+  using F = VariantDescriptor<FreeLaunch>::Field;
+  return {"naive",
+          "transpose_naive",
+          {F{"WG_X", &FreeLaunch::wg_x, ParameterKind::Launch, {32, 16, 64, 8, 0}, 0, 1024},
+           F{"WG_Y", &FreeLaunch::wg_y, ParameterKind::Launch, {8, 4, 16, 1, 0}, 0, 1024}},
+          {constraints::work_group_fits("WG_X", "WG_Y", true)}};
+}
+
+VariantDescriptor<FreeLaunch> block_variant() {
+  using F = VariantDescriptor<FreeLaunch>::Field;
+  return {"block",
+          "transpose_block",
+          {F{"VEC", &FreeLaunch::vec, ParameterKind::Build, {4, 8, 16, 2}, 2, 16},
+           F{"USE_SHUFFLE", &FreeLaunch::shuffle, ParameterKind::Build, {1, 0}, 0, 1},
+           F{"WG_X", &FreeLaunch::wg_x, ParameterKind::Launch, {1, 4, 8, 16, 32, 0}, 0, 1024},
+           F{"WG_Y", &FreeLaunch::wg_y, ParameterKind::Launch, {32, 16, 8, 4, 1, 0}, 0, 1024}},
+          {constraints::one_of("VEC", {2, 4, 8, 16}), constraints::work_group_fits("WG_X", "WG_Y", true)}};
+}
+
+// The tiled kernel as two variants: "tiled" without padding, "padded" with PAD >= 1.
+VariantDescriptor<TileParams> tile_variant(bool padded, std::size_t element_size) {
+  using F = VariantDescriptor<TileParams>::Field;
+  std::vector<F> fields{F{"TILE", &TileParams::tile, ParameterKind::Build, {32, 64, 16}, 1, 128},
+                        F{"VEC", &TileParams::vec, ParameterKind::Build, {4, 2, 1, 8, 16}, 1, 16},
+                        F{"WG_Y", &TileParams::wg_y, ParameterKind::Build, {8, 4, 16, 2, 32}, 1, 128}};
+  std::vector<Constraint> rules{
+      constraints::one_of("VEC", kVectorWidths), constraints::multiple_of("TILE", {"VEC"}),
+      constraints::multiple_of("TILE", {"WG_Y"}),
+      constraints::derived("(TILE / VEC) x WG_Y fits the device's work-group limits",
+                           [](const Values& v, const DeviceInfo& d) {
+                             const auto x = static_cast<std::uint64_t>(at(v, "TILE") / at(v, "VEC"));
+                             const auto y = static_cast<std::uint64_t>(at(v, "WG_Y"));
+                             return x <= d.max_work_item_sizes[0] && y <= d.max_work_item_sizes[1] &&
+                                    x * y <= d.max_work_group_size;
+                           }),
+      constraints::local_memory_fits("TILE * (TILE + PAD) elements", [padded, element_size](const Values& v) {
+        const auto tile = static_cast<std::uint64_t>(at(v, "TILE"));
+        return tile * (tile + (padded ? static_cast<std::uint64_t>(at(v, "PAD")) : 0)) * element_size;
+      })};
+  if (padded) fields.push_back(F{"PAD", &TileParams::pad, ParameterKind::Build, {1, 2, 4}, 1, 16});
+  return {padded ? "padded" : "tiled", "transpose_tiled", fields, rules};
+}
+
+// The padded tile with output pieces shifted to SECTOR-element boundaries (kernels/transpose.cl).
+VariantDescriptor<TileParams> shifted_variant(std::size_t element_size) {
+  using F = VariantDescriptor<TileParams>::Field;
+  VariantDescriptor<TileParams> v = tile_variant(true, element_size);
+  v.variant = "shifted";
+  v.kernel = "transpose_shifted";
+  const auto sector = static_cast<std::int64_t>(32 / element_size);
+  v.fields.push_back(F{"SECTOR", &TileParams::sector, ParameterKind::Build, {sector, 2 * sector}, 1, 64});
+  v.constraints.back() =
+      constraints::local_memory_fits("(TILE + SECTOR) * (TILE + PAD) elements", [element_size](const Values& values) {
+        const auto tile = static_cast<std::uint64_t>(at(values, "TILE"));
+        return (tile + static_cast<std::uint64_t>(at(values, "SECTOR"))) *
+               (tile + static_cast<std::uint64_t>(at(values, "PAD"))) * element_size;
+      });
+  v.constraints.push_back(constraints::multiple_of("TILE", {"SECTOR"}));
+  v.constraints.push_back(constraints::multiple_of("SECTOR", {"VEC"}));
+  return v;
+}
+
+// The variants for an element size, built once.
+struct Variants {
+  VariantDescriptor<FreeLaunch> naive, block;
+  VariantDescriptor<TileParams> tiled, padded, shifted;
+  SearchSpace space;
+
+  const VariantDescriptor<TileParams>* tile_descriptor(const std::string& name) const {
+    if (name == "tiled") return &tiled;
+    if (name == "padded") return &padded;
+    return name == "shifted" ? &shifted : nullptr;
+  }
+};
+const Variants& variants_for(std::size_t element_size) {
+  auto make = [](std::size_t size) {
+    Variants v{naive_variant(),          block_variant(),       tile_variant(false, size),
+               tile_variant(true, size), shifted_variant(size), {}};
+    v.space = SearchSpace({v.shifted.space(), v.padded.space(), v.tiled.space(), v.block.space(), v.naive.space()});
+    return v;
+  };
+  static const Variants bytes = make(1), words = make(4), doubles = make(8);
+  return element_size == 1 ? bytes : element_size == 8 ? doubles : words;
+}
+
 // The kernels move bits: float and int32 share the programs of uint, double those of ulong (no fp64 needed).
 const char* bits_type(const DTypeInfo& dtype) {
   if (dtype.size == 1) return "uchar";
   return dtype.size == 8 ? "ulong" : "uint";
 }
+
+// One launch's kernel, macros and geometry, from a configuration.
+struct LaunchPlan {
+  std::string kernel;
+  BuildOptions options;
+  std::uint64_t vec = 1, wg_x = 0, wg_y = 0, tile = 0;
+
+  Geometry geometry(std::uint64_t rows, std::uint64_t cols) const {
+    if (tile > 0) return {ceil_div(cols, tile) * (tile / vec), ceil_div(rows, tile) * wg_y, tile / vec, wg_y, tile};
+    const std::uint64_t items_x = ceil_div(cols, vec), items_y = ceil_div(rows, vec);
+    if (wg_x == 0) return {items_x, items_y, 0, 0, vec};
+    return {round_up(items_x, wg_x), round_up(items_y, wg_y), wg_x, wg_y, vec * wg_y};
+  }
+};
+
+LaunchPlan plan_for(const DTypeInfo& dtype, const Config& config) {
+  const Variants& v = variants_for(dtype.size);
+  LaunchPlan plan;
+  plan.options.define("DTYPE", bits_type(dtype));
+  if (const auto* tile_descriptor = v.tile_descriptor(config.variant)) {
+    const auto& descriptor = *tile_descriptor;
+    TileParams p = descriptor.decode(config);
+    descriptor.render(p, plan.options);
+    if (config.variant == "tiled") plan.options.define("PAD", std::int64_t{0});
+    plan.kernel = descriptor.kernel;
+    plan.vec = static_cast<std::uint64_t>(p.vec);
+    plan.tile = static_cast<std::uint64_t>(p.tile);
+    plan.wg_y = static_cast<std::uint64_t>(p.wg_y);
+    return plan;
+  }
+  const auto& descriptor = config.variant == "block" ? v.block : v.naive;
+  FreeLaunch p = descriptor.decode(config);
+  descriptor.render(p, plan.options);
+  plan.kernel = descriptor.kernel;
+  plan.vec = config.variant == "block" ? static_cast<std::uint64_t>(p.vec) : 1;
+  plan.wg_x = static_cast<std::uint64_t>(p.wg_x);
+  plan.wg_y = static_cast<std::uint64_t>(p.wg_y);
+  return plan;
+}
+
+// ---- the op -----------------------------------------------------------------------------------------------
 
 void validate(const QueueTarget& target, const DTypeInfo& dtype, const Matrix& m) {
   check_kernel_extent(kOp, "rows", m.rows);
@@ -57,60 +202,19 @@ void validate(const QueueTarget& target, const DTypeInfo& dtype, const Matrix& m
   check_no_overlap(kOp, "in", *m.in, m.in_offset, in_extent, "out", *m.out, m.out_offset, out_extent, dtype.size);
 }
 
-std::string kernel_of(const Config& config) {
-  return std::string("transpose_") + (config.variant == "padded" ? "tiled" : config.variant);
-}
-
-// The build parameters of each variant (the search space declares the same split between build and launch).
-BuildOptions build_options_for(const DTypeInfo& dtype, const Config& config) {
-  BuildOptions options;
-  options.define("DTYPE", bits_type(dtype));
-  if (config.variant == "tiled" || config.variant == "padded") {
-    for (const char* name : {"TILE", "VEC", "WG_Y"}) options.define(name, config.value(name));
-    options.define("PAD", config.variant == "padded" ? config.value("PAD") : 0);
-  } else if (config.variant == "block") {
-    for (const char* name : {"VEC", "USE_SHUFFLE"}) options.define(name, config.value(name));
-  }
-  return options;
-}
-
-// The NDRange of one launch over `rows` rows.
-struct Geometry {
-  std::uint64_t global_x, global_y;
-  std::uint64_t local_x, local_y;  // 0: the driver chooses
-  std::uint64_t rows_per_group_y;  // rows one work-group (or, with a null local size, one work-item) covers
-};
-
-Geometry geometry_of(const Config& config, std::uint64_t rows, std::uint64_t cols) {
-  if (config.variant == "tiled" || config.variant == "padded") {
-    const std::uint64_t tile = config.value("TILE"), vec = config.value("VEC"), wg_y = config.value("WG_Y");
-    return {ceil_div(cols, tile) * (tile / vec), ceil_div(rows, tile) * wg_y, tile / vec, wg_y, tile};
-  }
-  const std::uint64_t vec = config.variant == "block" ? config.value("VEC") : 1;
-  const std::uint64_t lx = config.value("WG_X"), ly = config.value("WG_Y");
-  const std::uint64_t items_x = ceil_div(cols, vec), items_y = ceil_div(rows, vec);
-  if (lx == 0) return {items_x, items_y, 0, 0, vec};
-  return {round_up(items_x, lx), round_up(items_y, ly), lx, ly, vec * ly};
-}
-
-cl::Event launch(const QueueTarget& target, cl::CommandQueue& queue, const DTypeInfo& dtype, const Config& config,
-                 const Matrix& m, const std::vector<cl::Event>* wait) {
-  auto program =
-      ProgramCache::instance().get(target.context, target.device, kFamily, build_options_for(dtype, config), kOp);
-  const std::string kernel_name = kernel_of(config);
-  const Geometry whole = geometry_of(config, m.rows, m.cols);
-  check_work_group_fits(kOp, *program, kernel_name, whole.local_x * whole.local_y);
-
-  const std::uint64_t band = kMaxGroupsY * whole.rows_per_group_y;
+// Enqueues the bands of one transpose with `kernel` (one band unless the matrix is taller than kMaxGroupsY
+// work-groups); returns the last event, or a marker joining the bands.
+cl::Event enqueue_bands(cl::CommandQueue& queue, cl::Kernel& kernel, const LaunchPlan& plan, const Matrix& m,
+                        const std::vector<cl::Event>* wait) {
+  const std::uint64_t band = kMaxGroupsY * plan.geometry(m.rows, m.cols).rows_per_group_y;
   std::vector<cl::Event> events;
   for (std::uint64_t first_row = 0; first_row < m.rows; first_row += band) {
     const std::uint64_t rows = std::min(band, m.rows - first_row);
-    const Geometry g = geometry_of(config, rows, m.cols);
-    auto lease = program->lease(kernel_name, kOp);
-    set_kernel_args(kOp, lease.kernel(), static_cast<cl_int>(rows), static_cast<cl_int>(m.cols), *m.in,
+    const Geometry g = plan.geometry(rows, m.cols);
+    set_kernel_args(kOp, kernel, static_cast<cl_int>(rows), static_cast<cl_int>(m.cols), *m.in,
                     static_cast<cl_ulong>(m.in_offset + first_row * m.ld_in), static_cast<cl_int>(m.ld_in), *m.out,
                     static_cast<cl_ulong>(m.out_offset + first_row), static_cast<cl_int>(m.ld_out));
-    events.push_back(enqueue_kernel(kOp, queue, lease.kernel(), cl::NDRange(g.global_x, g.global_y),
+    events.push_back(enqueue_kernel(kOp, queue, kernel, cl::NDRange(g.global_x, g.global_y),
                                     g.local_x > 0 ? cl::NDRange(g.local_x, g.local_y) : cl::NullRange, wait));
   }
   if (events.size() == 1) return events.front();
@@ -142,102 +246,146 @@ cl::Event enqueue_copy(cl::CommandQueue& queue, const DTypeInfo& dtype, const Ma
 // Shape buckets: tiny problems (launch-bound), thin matrices (one side below 32: tiles are mostly empty),
 // medium and large.
 struct Bucket {
+  std::uint64_t code;
   const char* name;
-  std::uint64_t timing_rows, timing_cols;
+  std::uint64_t timing_rows, timing_cols;  // timed when no call's shape is known (tilecl tune without --shape)
 };
-Bucket bucket_of(std::uint64_t rows, std::uint64_t cols) {
+const Bucket& bucket_of(std::uint64_t rows, std::uint64_t cols) {
+  static const Bucket buckets[] = {{0, "rows*cols<2^16", 128, 256},
+                                   {1, "min(rows,cols)<32", 16, 32768},
+                                   {2, "rows*cols<2^22", 1024, 1024},
+                                   {3, "rows*cols>=2^22", 4096, 4096}};
   const std::uint64_t elements = rows * cols;
-  if (elements < (1u << 16)) return {"rows*cols<2^16", 128, 256};
-  if (std::min(rows, cols) < 32) return {"min(rows,cols)<32", 16, 32768};
-  if (elements < (1u << 22)) return {"rows*cols<2^22", 1024, 1024};
-  return {"rows*cols>=2^22", 4096, 4096};
+  if (elements < (1u << 16)) return buckets[0];
+  if (std::min(rows, cols) < 32) return buckets[1];
+  return elements < (1u << 22) ? buckets[2] : buckets[3];
+}
+
+template <typename T>
+class TransposeSubject;
+
+template <typename T>
+struct TransposeOp {
+  using Call = Matrix;
+  const char* name() const { return kOp; }
+  bool is_empty(const Call& m) const { return m.rows == 0 || m.cols == 0; }
+  void validate(const QueueTarget& target, const Call& m) const { detail::validate(target, dtype_of<T>(), m); }
+  const SearchSpace& space(const DeviceInfo& /*device*/, const Call& /*m*/) const {
+    return variants_for(sizeof(T)).space;
+  }
+  ShapeKey shape_key(const Call& m) const { return {kOp, dtype_of<T>().name, bucket_of(m.rows, m.cols).code, 0}; }
+  std::unique_ptr<TuningSubject> subject(const Call& m) const {
+    return std::make_unique<TransposeSubject<T>>(m.rows, m.cols);
+  }
+  cl::Event enqueue(const QueueTarget& target, cl::CommandQueue& queue, Resolved& resolved, const Call& m,
+                    const std::vector<cl::Event>* wait) const {
+    if (!resolved.is_explicit && is_contiguous_copy(m)) return enqueue_copy(queue, dtype_of<T>(), m, wait);
+    const auto& plan = resolved.plan_as<LaunchPlan>([](const Config& c) { return plan_for(dtype_of<T>(), c); });
+    cl::Kernel& kernel = resolved.main_kernel(target, kFamily, plan.options, plan.kernel, kOp);
+    const Geometry whole = plan.geometry(m.rows, m.cols);
+    check_work_group_fits(kOp, *resolved.program, plan.kernel, whole.local_x * whole.local_y);
+    return enqueue_bands(queue, kernel, plan, m, wait);
+  }
+};
+
+// ---- tuning -----------------------------------------------------------------------------------------------
+
+// Tunes at the caller's shape, scaled down (same aspect) to at most kMaxTimedElements so tuning stays quick; a
+// subject made without a shape (tilecl tune) times its bucket's representative.
+constexpr std::uint64_t kMaxTimedElements = std::uint64_t{1} << 24;
+
+std::pair<std::uint64_t, std::uint64_t> timed_shape(std::uint64_t rows, std::uint64_t cols) {
+  while (rows * cols > kMaxTimedElements) {
+    if (rows >= cols)
+      rows = (rows + 1) / 2;
+    else
+      cols = (cols + 1) / 2;
+  }
+  return {rows, cols};
 }
 
 template <typename T>
 class TransposeSubject : public TuningSubject {
  public:
-  TransposeSubject(std::uint64_t rows, std::uint64_t cols) : bucket_(bucket_of(rows, cols)) {}
+  TransposeSubject(std::uint64_t rows, std::uint64_t cols) : bucket_(bucket_of(rows, cols)) {
+    std::tie(rows_, cols_) = timed_shape(rows, cols);
+  }
 
   TuningKey key() const override { return {kOp, dtype_of<T>().name, bucket_.name}; }
   std::string family() const override { return kFamily; }
-  std::string timing_shape() const override {
-    return std::to_string(bucket_.timing_rows) + "x" + std::to_string(bucket_.timing_cols);
-  }
-  SearchSpace search_space(const DeviceInfo& device) const override {
-    return transpose_search_space(dtype_of<T>(), device);
-  }
+  std::string timing_shape() const override { return std::to_string(rows_) + "x" + std::to_string(cols_); }
+  SearchSpace search_space(const DeviceInfo& /*device*/) const override { return variants_for(sizeof(T)).space; }
   Config default_config(const DeviceInfo& device) const override {
     return transpose_default_config(dtype_of<T>(), device);
   }
-  BuildOptions build_options(const Config& config) const override { return build_options_for(dtype_of<T>(), config); }
+  BuildOptions build_options(const Config& config) const override { return plan_for(dtype_of<T>(), config).options; }
 
   void prepare(const cl::CommandQueue& queue, std::uint64_t seed) override {
     std::mt19937_64 random(seed);
     queue_ = queue;
     const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
-    const std::uint64_t elements = bucket_.timing_rows * bucket_.timing_cols;
-    timing_in_ = upload(context, queue_, random_values<T>(elements, random));
-    timing_out_ = cl::Buffer(context, CL_MEM_READ_WRITE, elements * sizeof(T));
-    for (auto& check : checks_) {
-      const std::size_t in_size = check.in_offset + (check.rows - 1) * check.ld_in + check.cols + 7;
-      const std::size_t out_size = check.out_offset + (check.cols - 1) * check.ld_out + check.rows + 7;
-      check.in_values = random_values<T>(in_size, random);
-      check.poisoned_out.assign(out_size, T{});
-      std::memset(check.poisoned_out.data(), 0xA7, out_size * sizeof(T));
-      check.expected = check.poisoned_out;
-      for (std::size_t r = 0; r < check.rows; ++r)
-        for (std::size_t c = 0; c < check.cols; ++c)
-          check.expected[check.out_offset + c * check.ld_out + r] =
-              check.in_values[check.in_offset + r * check.ld_in + c];
-      check.in = upload(context, queue_, check.in_values);
-      check.out = cl::Buffer(context, CL_MEM_READ_WRITE, out_size * sizeof(T));
-    }
+    timing_in_ = upload(context, queue_, random_values<T>(rows_ * cols_, random));
+    timing_out_ = cl::Buffer(context, CL_MEM_READ_WRITE, rows_ * cols_ * sizeof(T));
+    for (auto& check : checks_) check.prepare(context, queue_, random);
   }
 
   std::vector<cl::Event> run(cl::CommandQueue& queue, const Config& config) override {
-    auto target = queue_target(kOp, queue);
-    Matrix m{bucket_.timing_rows, bucket_.timing_cols, &timing_in_, 0,
-             bucket_.timing_cols, &timing_out_,        0,           bucket_.timing_rows};
-    return {launch(target, queue, dtype_of<T>(), config, m, nullptr)};
+    const Matrix m{rows_, cols_, &timing_in_, 0, cols_, &timing_out_, 0, rows_};
+    return {transpose_with<T>(config, queue, m.rows, m.cols, *m.in, 0, m.ld_in, *m.out, 0, m.ld_out)};
   }
 
   std::string verify(cl::CommandQueue& queue, const Config& config) override {
-    auto target = queue_target(kOp, queue);
     for (auto& check : checks_) {
-      queue.enqueueWriteBuffer(check.out, CL_TRUE, 0, check.poisoned_out.size() * sizeof(T), check.poisoned_out.data());
-      Matrix m{check.rows,  check.cols, &check.in,        check.in_offset,
-               check.ld_in, &check.out, check.out_offset, check.ld_out};
-      launch(target, queue, dtype_of<T>(), config, m, nullptr).wait();
-      const auto got = download<T>(queue, check.out, check.expected.size());
-      for (std::size_t i = 0; i < got.size(); ++i) {
-        // A transpose moves bits: compare representations, so that -0.0 for 0.0 or a changed NaN payload fails.
-        // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit-for-bit equality is the point.
-        if (std::memcmp(&got[i], &check.expected[i], sizeof(T)) != 0)
-          return "element " + std::to_string(i) + " of the " + std::to_string(check.rows) + "x" +
-                 std::to_string(check.cols) + " output differs";
-      }
+      const std::string why = check.run(queue, config);
+      if (!why.empty()) return why;
     }
     return {};
   }
 
-  double work() const override {
-    return 2.0 * static_cast<double>(bucket_.timing_rows * bucket_.timing_cols) * sizeof(T);
-  }
+  double work() const override { return 2.0 * static_cast<double>(rows_ * cols_) * sizeof(T); }
   const char* work_unit() const override { return "byte"; }
 
  private:
+  // A ragged, offset transpose into a poisoned output: every element must move bit for bit, nothing else change.
   struct Check {
     std::size_t rows, cols, in_offset, ld_in, out_offset, ld_out;
-    std::vector<T> in_values, poisoned_out, expected;
+    std::vector<T> poisoned_out, expected;
     cl::Buffer in, out;
+
+    void prepare(const cl::Context& context, cl::CommandQueue& queue, std::mt19937_64& random) {
+      const std::size_t in_size = in_offset + (rows - 1) * ld_in + cols + 7;
+      const std::size_t out_size = out_offset + (cols - 1) * ld_out + rows + 7;
+      const std::vector<T> in_values = random_values<T>(in_size, random);
+      poisoned_out.assign(out_size, T{});
+      std::memset(poisoned_out.data(), 0xA7, out_size * sizeof(T));
+      expected = poisoned_out;
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c)
+          expected[out_offset + c * ld_out + r] = in_values[in_offset + r * ld_in + c];
+      in = upload(context, queue, in_values);
+      out = cl::Buffer(context, CL_MEM_READ_WRITE, out_size * sizeof(T));
+    }
+
+    std::string run(cl::CommandQueue& queue, const Config& config) {
+      queue.enqueueWriteBuffer(out, CL_TRUE, 0, poisoned_out.size() * sizeof(T), poisoned_out.data());
+      transpose_with<T>(config, queue, rows, cols, in, in_offset, ld_in, out, out_offset, ld_out).wait();
+      const auto got = download<T>(queue, out, expected.size());
+      // A transpose moves bits: compare representations, so that -0.0 for 0.0 or a changed NaN payload fails.
+      // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit-for-bit equality is the point.
+      if (std::memcmp(got.data(), expected.data(), got.size() * sizeof(T)) == 0) return {};
+      return "the " + std::to_string(rows) + "x" + std::to_string(cols) + " output differs";
+    }
   };
 
-  Bucket bucket_;
+  const Bucket& bucket_;
+  std::uint64_t rows_ = 0, cols_ = 0;
   cl::CommandQueue queue_;
   cl::Buffer timing_in_, timing_out_;
-  // Aligned to 16 elements (the vector paths run), then ragged and misaligned (the edge and vloadn paths).
-  std::vector<Check> checks_{{100, 136, 16, 144, 32, 112, {}, {}, {}, {}, {}},
-                             {67, 131, 3, 134, 5, 70, {}, {}, {}, {}, {}}};
+  // Aligned to 16 elements (the vector paths run), then ragged and misaligned (windows and edge paths), then
+  // large enough for interior tiles of 64 with misaligned rows.
+  std::vector<Check> checks_{{100, 136, 16, 144, 32, 112, {}, {}, {}, {}},
+                             {67, 131, 3, 134, 5, 70, {}, {}, {}, {}},
+                             {203, 141, 1, 141, 2, 205, {}, {}, {}, {}}};
 };
 
 std::unique_ptr<TuningSubject> make_subject(const std::string& dtype, std::uint64_t rows, std::uint64_t cols) {
@@ -248,124 +396,17 @@ std::unique_ptr<TuningSubject> make_subject(const std::string& dtype, std::uint6
   throw Error(kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double, int32 or uint8");
 }
 
-template <typename T>
-cl::Event run_transpose(const Config* explicit_config, cl::CommandQueue& queue, const Matrix& m,
-                        const std::vector<cl::Event>* wait) {
-  if (m.rows == 0 || m.cols == 0) return cl::Event();
-  const auto target = queue_target(kOp, queue);
-  const DTypeInfo& dtype = dtype_of<T>();
-  validate(target, dtype, m);
-  check_wait_list(kOp, wait, target.context);
-  Config config;
-  if (explicit_config != nullptr) {
-    config = *explicit_config;
-    const std::string why = transpose_search_space(dtype, *target.info).validate(config, *target.info);
-    if (!why.empty()) throw Error(kOp, "config", CL_INVALID_VALUE, config.to_string() + ": " + why);
-  } else {
-    if (is_contiguous_copy(m)) return enqueue_copy(queue, dtype, m, wait);
-    TransposeSubject<T> subject(m.rows, m.cols);
-    config = TuningService::instance().choose(target, subject).parameters;
-  }
-  return launch(target, queue, dtype, config, m, wait);
-}
-
-// Unique values in order of first appearance.
-std::vector<std::int64_t> unique(const std::vector<std::int64_t>& values) {
-  std::vector<std::int64_t> result;
-  for (auto value : values)
-    if (std::find(result.begin(), result.end(), value) == result.end()) result.push_back(value);
-  return result;
-}
-
 }  // namespace
 
-SearchSpace transpose_search_space(const DTypeInfo& dtype, const DeviceInfo& device) {
-  const Config preferred = transpose_default_config(dtype, device);
-  const std::int64_t size = static_cast<std::int64_t>(dtype.size);
-  // Candidate lists start with the default's value when the default is of that variant (tiled and padded count
-  // as one), so a budget-limited search explores around the default first.
-  auto first = [&](const std::string& variant, const char* name, std::vector<std::int64_t> rest) {
-    const bool same = preferred.variant == variant || (preferred.variant == "padded" && variant == "tiled");
-    auto found = preferred.values.find(name);
-    if (same && found != preferred.values.end()) rest.insert(rest.begin(), found->second);
-    return unique(rest);
-  };
+SearchSpace transpose_search_space(const DTypeInfo& dtype, const DeviceInfo& /*device*/) {
+  return variants_for(dtype.size).space;
+}
 
-  Constraint launch_pair{
-      "WG_X and WG_Y are both 0 (the driver chooses) or both positive",
-      [](const Values& v, const DeviceInfo&) { return (at(v, "WG_X") == 0) == (at(v, "WG_Y") == 0); }};
-  Constraint launch_fits{"WG_X * WG_Y <= the device's max work-group size (and each within its item sizes)",
-                         [](const Values& v, const DeviceInfo& d) {
-                           const auto x = static_cast<std::uint64_t>(at(v, "WG_X"));
-                           const auto y = static_cast<std::uint64_t>(at(v, "WG_Y"));
-                           return x * y <= d.max_work_group_size && x <= d.max_work_item_sizes[0] &&
-                                  y <= d.max_work_item_sizes[1];
-                         }};
-  auto tile_constraints = [size](bool padded) {
-    std::vector<Constraint> constraints{
-        {"VEC in {1, 2, 4, 8, 16}",
-         [](const Values& v, const DeviceInfo&) {
-           const auto vec = at(v, "VEC");
-           return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16;
-         }},
-        {"TILE % VEC == 0 and TILE % WG_Y == 0",
-         [](const Values& v, const DeviceInfo&) {
-           return at(v, "TILE") > 0 && at(v, "WG_Y") > 0 && at(v, "TILE") % at(v, "VEC") == 0 &&
-                  at(v, "TILE") % at(v, "WG_Y") == 0;
-         }},
-        {"(TILE / VEC) * WG_Y <= the device's max work-group size (and each within its item sizes)",
-         [](const Values& v, const DeviceInfo& d) {
-           const auto x = static_cast<std::uint64_t>(at(v, "TILE") / at(v, "VEC"));
-           const auto y = static_cast<std::uint64_t>(at(v, "WG_Y"));
-           return x * y <= d.max_work_group_size && x <= d.max_work_item_sizes[0] && y <= d.max_work_item_sizes[1];
-         }},
-        {"TILE * (TILE + PAD) elements fit the device's local memory",
-         [size, padded](const Values& v, const DeviceInfo& d) {
-           const auto tile = static_cast<std::uint64_t>(at(v, "TILE"));
-           const auto pad = padded ? static_cast<std::uint64_t>(at(v, "PAD")) : 0;
-           return tile * (tile + pad) * static_cast<std::uint64_t>(size) <= d.local_memory_bytes;
-         }}};
-    if (padded)
-      constraints.push_back({"1 <= PAD <= 16", [](const Values& v, const DeviceInfo&) {
-                               return at(v, "PAD") >= 1 && at(v, "PAD") <= 16;
-                             }});
-    return constraints;
-  };
-
-  const std::vector<std::int64_t> tile_vecs =
-      unique({std::max<std::int64_t>(1, 16 / size), std::max<std::int64_t>(1, 8 / size),
-              std::max<std::int64_t>(1, 4 / size), 1});
-  auto tiled_parameters = [&](bool padded) {
-    const std::string variant = padded ? "padded" : "tiled";
-    std::vector<Parameter> parameters{{"TILE", first(variant, "TILE", {32, 64, 16})},
-                                      {"VEC", first(variant, "VEC", tile_vecs)},
-                                      {"WG_Y", first(variant, "WG_Y", {8, 4, 16, 2, 32})}};
-    if (padded) parameters.push_back({"PAD", first(variant, "PAD", {1, 2, 4})});
-    return parameters;
-  };
-  VariantSpace naive{
-      "naive",
-      {{"WG_X", {32, 16, 64, 8, 0}, ParameterKind::Launch}, {"WG_Y", {8, 4, 16, 1, 0}, ParameterKind::Launch}},
-      {launch_pair, launch_fits}};
-  VariantSpace tiled{"tiled", tiled_parameters(false), tile_constraints(false)};
-  VariantSpace padded{"padded", tiled_parameters(true), tile_constraints(true)};
-  VariantSpace block{"block",
-                     {{"VEC", first("block", "VEC", {4, 8, 16, 2})},
-                      {"USE_SHUFFLE", {1, 0}},
-                      {"WG_X", first("block", "WG_X", {1, 4, 8, 16, 32, 0}), ParameterKind::Launch},
-                      {"WG_Y", first("block", "WG_Y", {32, 16, 8, 4, 1, 0}), ParameterKind::Launch}},
-                     {launch_pair,
-                      launch_fits,
-                      {"VEC in {2, 4, 8, 16}",
-                       [](const Values& v, const DeviceInfo&) {
-                         const auto vec = at(v, "VEC");
-                         return vec == 2 || vec == 4 || vec == 8 || vec == 16;
-                       }},
-                      {"USE_SHUFFLE in {0, 1}", [](const Values& v, const DeviceInfo&) {
-                         return at(v, "USE_SHUFFLE") == 0 || at(v, "USE_SHUFFLE") == 1;
-                       }}}};
-  if (preferred.variant == "block") return SearchSpace({block, padded, tiled, naive});
-  return SearchSpace({padded, tiled, block, naive});
+FamilyMacros transpose_macros() {
+  const Variants& v = variants_for(4);
+  return {kFamily,
+          {macros_of(v.naive), macros_of(v.block), macros_of(v.tiled), macros_of(v.padded), macros_of(v.shifted)},
+          {"DTYPE", "PAD"}};
 }
 
 Config transpose_default_config(const DTypeInfo& dtype, const DeviceInfo& device) {
@@ -405,7 +446,8 @@ template <typename T>
 cl::Event transpose_with(const Config& config, cl::CommandQueue& queue, std::size_t rows, std::size_t cols,
                          const cl::Buffer& in, std::size_t in_offset, std::size_t ld_in, cl::Buffer& out,
                          std::size_t out_offset, std::size_t ld_out, const std::vector<cl::Event>* wait) {
-  return run_transpose<T>(&config, queue, Matrix{rows, cols, &in, in_offset, ld_in, &out, out_offset, ld_out}, wait);
+  return run_op(TransposeOp<T>{}, &config, queue, Matrix{rows, cols, &in, in_offset, ld_in, &out, out_offset, ld_out},
+                wait);
 }
 
 std::vector<TunableOp> transpose_tunable_ops() {
@@ -439,8 +481,8 @@ template <typename T>
 detail::TransposeEvent<T> transpose(cl::CommandQueue& queue, std::size_t rows, std::size_t cols, const cl::Buffer& in,
                                     std::size_t in_offset, std::size_t ld_in, cl::Buffer& out, std::size_t out_offset,
                                     std::size_t ld_out, const std::vector<cl::Event>* wait) {
-  return detail::run_transpose<T>(nullptr, queue,
-                                  detail::Matrix{rows, cols, &in, in_offset, ld_in, &out, out_offset, ld_out}, wait);
+  return detail::run_op(detail::TransposeOp<T>{}, nullptr, queue,
+                        detail::Matrix{rows, cols, &in, in_offset, ld_in, &out, out_offset, ld_out}, wait);
 }
 
 template cl::Event transpose<float>(cl::CommandQueue&, std::size_t, std::size_t, const cl::Buffer&, std::size_t,

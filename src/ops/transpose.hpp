@@ -7,6 +7,7 @@
 
 #include "dtype.hpp"
 #include "tuning/search_space.hpp"
+#include "tuning/variant.hpp"
 
 namespace tilecl::detail {
 
@@ -21,5 +22,7 @@ cl::Event transpose_with(const Config& config, cl::CommandQueue& queue, std::siz
 SearchSpace transpose_search_space(const DTypeInfo& dtype, const DeviceInfo& device);
 // The configuration used when nothing is tuned: the one place to change the provisional defaults.
 Config transpose_default_config(const DTypeInfo& dtype, const DeviceInfo& device);
+// Every variant's kernel and build macros, for the macro contract test.
+FamilyMacros transpose_macros();
 
 }  // namespace tilecl::detail

@@ -96,7 +96,9 @@ std::string SearchSpace::validate(const Config& config, const DeviceInfo& device
   for (const auto& parameter : space->parameters) {
     auto found = config.values.find(parameter.name);
     if (found == config.values.end()) return "missing parameter " + parameter.name;
-    if (found->second < 0) return parameter.name + " must not be negative";
+    if (found->second < parameter.low || found->second > parameter.high)
+      return parameter.name + " = " + std::to_string(found->second) + " is outside [" + std::to_string(parameter.low) +
+             ", " + std::to_string(parameter.high) + "]";
   }
   for (const auto& constraint : space->constraints) {
     if (!constraint.holds(config.values, device)) return "violates " + constraint.description;

@@ -20,10 +20,16 @@ using Values = std::map<std::string, std::int64_t>;
 // Build parameters become -D macros (a new program); launch parameters only shape the NDRange (no compile).
 enum class ParameterKind { Build, Launch };
 
+// Every value an override or a tuning database may set lies in [low, high] (checked before any constraint,
+// so constraints never see absurd values): the bound on work per item, registers and local memory that keeps
+// every accepted configuration compilable and quick. The default bound is wide; spaces tighten it.
+constexpr std::int64_t kWidestParameterValue = std::int64_t{1} << 20;
+
 struct Parameter {
   std::string name;
   std::vector<std::int64_t> candidates;
   ParameterKind kind = ParameterKind::Build;
+  std::int64_t low = 0, high = kWidestParameterValue;
 };
 
 struct Constraint {

@@ -7,6 +7,7 @@
 #include "environment.hpp"
 #include "kernel_sources.hpp"
 #include "log.hpp"
+#include "ops/op_frame.hpp"
 #include "program_cache.hpp"
 #include "statistics.hpp"
 #include "tilecl/error.hpp"
@@ -19,7 +20,8 @@ namespace {
 
 constexpr double kDefaultFirstUseBudgetMs = 250;
 
-double first_use_budget_ms() {
+// The budget of one first-use tuning: TILECL_TUNE_BUDGET_MS when set, else what the subject asks for by default.
+double first_use_budget_ms(const TuningSubject& subject) {
   if (auto text = env_value("TILECL_TUNE_BUDGET_MS")) {
     try {
       return std::max(0.0, std::stod(*text));
@@ -27,7 +29,7 @@ double first_use_budget_ms() {
       warn_once("TILECL_TUNE_BUDGET_MS", "TILECL_TUNE_BUDGET_MS='" + *text + "' is not a number; using 250");
     }
   }
-  return kDefaultFirstUseBudgetMs;
+  return subject.first_use_budget_ms(kDefaultFirstUseBudgetMs);
 }
 
 std::set<std::string> known_failures(const TuningRecords& records, const TuningKey& key, const std::string& source) {
@@ -106,12 +108,14 @@ void TuningService::set_override(const DeviceInfo& device, const std::string& op
                                  const Config& config) {
   std::lock_guard<std::mutex> lock(mutex_);
   overrides_[OverrideKey{device.fingerprint(), op, dtype}] = config;
+  invalidate_dispatch_memos();
 }
 
 void TuningService::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   overrides_.clear();
   choices_.clear();
+  invalidate_dispatch_memos();
 }
 
 tuning::Choice TuningService::choose(const QueueTarget& target, TuningSubject& subject) {
@@ -190,7 +194,7 @@ tuning::Choice TuningService::resolve(const QueueTarget& target, TuningSubject& 
   }
 
   TunerOptions options;
-  options.budget_ms = first_use_budget_ms();
+  options.budget_ms = first_use_budget_ms(subject);
   options.known_failures = known_failures(records, key, source);
   cl::CommandQueue queue = profiling_queue(target);
   EventTimer event_timer;
@@ -210,9 +214,12 @@ tuning::Choice TuningService::resolve(const QueueTarget& target, TuningSubject& 
 
 std::vector<Config> TuningService::first_use_candidates(const QueueTarget& target, TuningSubject& subject,
                                                         const SearchSpace& space, const Config& default_config) {
-  // First use varies only what costs no compile: launch parameters of the default program, and configs
-  // whose programs this process has built already.
+  // The subject's own list when it has one (the default first); else only what costs no compile: launch
+  // parameters of the default program, and configs whose programs this process has built already.
   std::vector<Config> candidates{default_config};
+  for (const Config& config : subject.first_use_candidates(*target.info))
+    if (config != default_config && space.validate(config, *target.info).empty()) candidates.push_back(config);
+  if (candidates.size() > 1) return candidates;
   for (const Config& config : space.enumerate(*target.info)) {
     if (config == default_config) continue;
     if (space.same_program(config, default_config) ||
@@ -267,6 +274,7 @@ TuningOutcome TuningService::tune(const QueueTarget& target, TuningSubject& subj
     promise.set_value({outcome.best, tuning::Origin::Tune, key.bucket});
     std::lock_guard<std::mutex> lock(mutex_);
     choices_[MemoryKey{device.fingerprint(), key.op, key.dtype, key.bucket}] = promise.get_future().share();
+    invalidate_dispatch_memos();
   }
   return outcome;
 }

@@ -35,6 +35,13 @@ class TuningSubject {
   // The -D options the config builds with (its build parameters plus the op's fixed macros).
   virtual BuildOptions build_options(const Config& config) const = 0;
 
+  // First-use tuning: what to try besides the default, even when it needs a compile (empty: the default's
+  // launch-parameter variations and configurations whose programs this process has built, which cost no compile),
+  // and the time budget for it given the configured one (TILECL_TUNE_BUDGET_MS). An op whose best choice depends on
+  // the shape more than launch parameters can say (gemm: a model's top tilings).
+  virtual std::vector<Config> first_use_candidates(const DeviceInfo& /*device*/) const { return {}; }
+  virtual double first_use_budget_ms(double configured_ms) const { return configured_ms; }
+
   // Allocates scratch buffers with random data at the timing and verification shapes and computes what
   // verify() compares with. Never touches a caller's buffers.
   virtual void prepare(const cl::CommandQueue& queue, std::uint64_t seed) = 0;

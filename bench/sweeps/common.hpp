@@ -1,0 +1,62 @@
+// What the per-family sweeps share: drawing sizes and making filled device buffers.
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "bench_context.hpp"
+#include "sweep.hpp"
+
+namespace tilecl::bench::sweeps {
+
+// An integer in [low, high], uniform in log space (so each factor of two gets the same share of shapes).
+inline std::uint64_t log_uniform(std::mt19937_64& random, std::uint64_t low, std::uint64_t high) {
+  std::uniform_real_distribution<double> exponent(std::log(static_cast<double>(low)),
+                                                  std::log(static_cast<double>(high) + 1.0));
+  return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::exp(exponent(random))), low, high);
+}
+
+inline bool coin(std::mt19937_64& random, double probability = 0.5) {
+  return std::uniform_real_distribution<double>(0, 1)(random) < probability;
+}
+
+// A device buffer of `elements` elements filled with a repeating non-zero pattern (values do not change the
+// timing of these ops; filling on the device keeps multi-GiB shapes quick).
+template <typename T>
+cl::Buffer filled_buffer(BenchContext& context, std::uint64_t elements) {
+  const std::uint64_t count = std::max<std::uint64_t>(elements, 1);
+  cl::Buffer buffer(context.context, CL_MEM_READ_WRITE, count * sizeof(T));
+  const T pattern = static_cast<T>(0.5);
+  context.queue.enqueueFillBuffer(buffer, pattern == T(0) ? T(1) : pattern, 0, count * sizeof(T));
+  return buffer;
+}
+
+template <typename T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  return "uint8";
+}
+
+// Runs one shape's measurements, turning any exception into the point's error.
+template <typename Measure>
+SweepPoint measured(SweepPoint point, const Measure& measure) {
+  try {
+    measure(point);
+  } catch (const std::exception& error) {
+    point.error = error.what();
+  }
+  return point;
+}
+
+std::vector<SweepOp> gemm_sweep_ops(const DeviceInfo& device);
+std::vector<SweepOp> transpose_sweep_ops(const DeviceInfo& device);
+std::vector<SweepOp> vector_sweep_ops(const DeviceInfo& device);
+// The host overhead of a warm call on tiny problems (axpy, transpose, gemm), beside CLBlast's.
+std::vector<SweepPoint> measure_overheads(BenchContext& context);
+
+}  // namespace tilecl::bench::sweeps

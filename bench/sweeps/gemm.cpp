@@ -1,0 +1,156 @@
+// GEMM at random shapes: m, n, k log-uniform in [1, 6000] on GPUs ([1, 1500] on CPUs, where the peers run at a
+// few GFLOP/s), random transposes and layout, leading dimensions padded by 1..16 in half the shapes. Peers:
+// CLBlast (same layout and arguments). On CPUs OpenBLAS's cblas_?gemm on host memory is timed too, as a reference
+// (the CPU's practical ceiling, with no OpenCL launch cost), reported beside the ratio to CLBlast.
+#include <CL/opencl.hpp>
+
+#ifdef TILECL_HAVE_CLBLAST
+#include <clblast_c.h>
+#endif
+#ifdef TILECL_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+#include <chrono>
+
+#include "sweeps/common.hpp"
+#include "tilecl/gemm.hpp"
+#include "tilecl/tuning.hpp"
+
+namespace tilecl::bench::sweeps {
+namespace {
+
+struct GemmShape {
+  Layout layout = Layout::RowMajor;
+  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+  std::uint64_t m = 1, n = 1, k = 1, lda = 1, ldb = 1, ldc = 1;
+
+  // Stored rows and columns of A, B, C in the shape's layout.
+  static std::uint64_t extent(Layout layout, std::uint64_t rows, std::uint64_t cols, std::uint64_t ld) {
+    return layout == Layout::RowMajor ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
+  }
+  std::uint64_t a_rows() const { return trans_a == Transpose::Yes ? k : m; }
+  std::uint64_t a_cols() const { return trans_a == Transpose::Yes ? m : k; }
+  std::uint64_t b_rows() const { return trans_b == Transpose::Yes ? n : k; }
+  std::uint64_t b_cols() const { return trans_b == Transpose::Yes ? k : n; }
+  std::uint64_t minimal_ld(std::uint64_t rows, std::uint64_t cols) const {
+    return layout == Layout::RowMajor ? cols : rows;
+  }
+
+  std::string text() const {
+    std::string name = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + ":" +
+                       (trans_a == Transpose::Yes ? "T" : "N") + (trans_b == Transpose::Yes ? "T" : "N") +
+                       (layout == Layout::RowMajor ? ":row" : ":col");
+    const bool padded =
+        lda != minimal_ld(a_rows(), a_cols()) || ldb != minimal_ld(b_rows(), b_cols()) || ldc != minimal_ld(m, n);
+    return padded ? name + ":ld+" : name;
+  }
+};
+
+GemmShape draw(std::mt19937_64& random, std::uint64_t largest) {
+  GemmShape s;
+  s.m = log_uniform(random, 1, largest);
+  s.n = log_uniform(random, 1, largest);
+  s.k = log_uniform(random, 1, largest);
+  s.trans_a = coin(random) ? Transpose::Yes : Transpose::No;
+  s.trans_b = coin(random) ? Transpose::Yes : Transpose::No;
+  s.layout = coin(random) ? Layout::RowMajor : Layout::ColMajor;
+  const bool padded = coin(random);
+  auto pad = [&] { return padded ? std::uniform_int_distribution<std::uint64_t>(1, 16)(random) : 0; };
+  s.lda = s.minimal_ld(s.a_rows(), s.a_cols()) + pad();
+  s.ldb = s.minimal_ld(s.b_rows(), s.b_cols()) + pad();
+  s.ldc = s.minimal_ld(s.m, s.n) + pad();
+  return s;
+}
+
+#ifdef TILECL_HAVE_CLBLAST
+template <typename T>
+void clblast_gemm(cl::CommandQueue& queue, const GemmShape& s, const cl::Buffer& a, const cl::Buffer& b,
+                  cl::Buffer& c) {
+  const auto layout = s.layout == Layout::RowMajor ? CLBlastLayoutRowMajor : CLBlastLayoutColMajor;
+  const auto trans = [](Transpose t) { return t == Transpose::Yes ? CLBlastTransposeYes : CLBlastTransposeNo; };
+  cl_command_queue raw = queue();
+  cl_event event = nullptr;
+  CLBlastStatusCode status;
+  if constexpr (std::is_same_v<T, float>)
+    status = CLBlastSgemm(layout, trans(s.trans_a), trans(s.trans_b), s.m, s.n, s.k, 1.0f, a(), 0, s.lda, b(), 0, s.ldb,
+                          0.5f, c(), 0, s.ldc, &raw, &event);
+  else
+    status = CLBlastDgemm(layout, trans(s.trans_a), trans(s.trans_b), s.m, s.n, s.k, 1.0, a(), 0, s.lda, b(), 0, s.ldb,
+                          0.5, c(), 0, s.ldc, &raw, &event);
+  if (status != CLBlastSuccess) throw std::runtime_error("CLBlast gemm: status " + std::to_string(status));
+  if (event != nullptr) clReleaseEvent(event);
+}
+#endif
+
+#ifdef TILECL_HAVE_OPENBLAS
+template <typename T>
+double openblas_ms(const GemmShape& s) {
+  std::vector<T> a(GemmShape::extent(s.layout, s.a_rows(), s.a_cols(), s.lda), T(0.5));
+  std::vector<T> b(GemmShape::extent(s.layout, s.b_rows(), s.b_cols(), s.ldb), T(0.25));
+  std::vector<T> c(GemmShape::extent(s.layout, s.m, s.n, s.ldc), T(1));
+  const auto layout = s.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor;
+  const auto trans = [](Transpose t) { return t == Transpose::Yes ? CblasTrans : CblasNoTrans; };
+  return median_host_ms(nullptr, [&] {
+    if constexpr (std::is_same_v<T, float>)
+      cblas_sgemm(layout, trans(s.trans_a), trans(s.trans_b), s.m, s.n, s.k, 1.0f, a.data(), s.lda, b.data(), s.ldb,
+                  0.5f, c.data(), s.ldc);
+    else
+      cblas_dgemm(layout, trans(s.trans_a), trans(s.trans_b), s.m, s.n, s.k, 1.0, a.data(), s.lda, b.data(), s.ldb, 0.5,
+                  c.data(), s.ldc);
+  });
+}
+#endif
+
+template <typename T>
+SweepPoint measure(BenchContext& context, const GemmShape& s) {
+  SweepPoint point;
+  point.family = "gemm";
+  point.op = "gemm";
+  point.dtype = type_name<T>();
+  point.shape = s.text();
+  point.flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
+  return measured(point, [&](SweepPoint& p) {
+    cl::Buffer a = filled_buffer<T>(context, GemmShape::extent(s.layout, s.a_rows(), s.a_cols(), s.lda));
+    cl::Buffer b = filled_buffer<T>(context, GemmShape::extent(s.layout, s.b_rows(), s.b_cols(), s.ldb));
+    cl::Buffer c = filled_buffer<T>(context, GemmShape::extent(s.layout, s.m, s.n, s.ldc));
+    auto& queue = context.queue;
+    p.ours_ms = median_host_ms(&queue, [&] {
+      gemm<T>(queue, s.layout, s.trans_a, s.trans_b, s.m, s.n, s.k, T(1), a, 0, s.lda, b, 0, s.ldb, T(0.5), c, 0,
+              s.ldc);
+    });
+    const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ":" +
+                              (s.trans_a == Transpose::Yes ? "T" : "N") + (s.trans_b == Transpose::Yes ? "T" : "N") +
+                              (s.layout == Layout::RowMajor ? ":row" : ":col");
+    const auto choice = tuning::parameters_for(queue, "gemm", p.dtype, shape);
+    p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
+#ifdef TILECL_HAVE_CLBLAST
+    p.peer = "CLBlast";
+    p.peer_ms = median_host_ms(&queue, [&] { clblast_gemm<T>(queue, s, a, b, c); });
+#endif
+#ifdef TILECL_HAVE_OPENBLAS
+    if (context.info->is_cpu()) {
+      p.reference = "OpenBLAS";
+      p.reference_ms = openblas_ms<T>(s);
+    }
+#endif
+  });
+}
+
+template <typename T>
+SweepOp gemm_op(const DeviceInfo& device, int count) {
+  const std::uint64_t largest = device.is_cpu() ? 1500 : 6000;
+  return {"gemm", "gemm", type_name<T>(), count, [largest](BenchContext& context, std::mt19937_64& random) {
+            return measure<T>(context, draw(random, largest));
+          }};
+}
+
+}  // namespace
+
+std::vector<SweepOp> gemm_sweep_ops(const DeviceInfo& device) {
+  std::vector<SweepOp> ops{gemm_op<float>(device, 40)};
+  if (device.fp64) ops.push_back(gemm_op<double>(device, 12));
+  return ops;
+}
+
+}  // namespace tilecl::bench::sweeps

@@ -1,0 +1,229 @@
+#include "ops/gemm/shapes.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ops/gemm/variants.hpp"
+#include "tilecl/error.hpp"
+
+namespace tilecl::detail::gemm {
+namespace {
+
+bool is_skinny(const std::string& name) {
+  return name == "gemv-rows" || name == "gemv-dots" || name == "skinny-rows" || name == "skinny-dots";
+}
+
+// log2 of x rounded down to an even number (sizes in steps of a power of four), as a small integer.
+std::uint64_t size_bin(std::uint64_t x) {
+  std::uint64_t bits = 0;
+  while ((x >> (bits + 1)) != 0) ++bits;
+  return bits / 2 * 2;
+}
+
+// ---- CPUs ---------------------------------------------------------------------------------------------------
+
+// Measured with PoCL on AVX-512 (docs/notes/gemm.md): one SIMD register per vector, 6 rows x 4 vectors of
+// accumulators where there are 32 vector registers (native float width 16), 6 x 2 where there are 16; B packed into
+// k-major panels; a work-group along M so neighbours share a panel in cache. Work-group sizes are fixed, never the
+// driver's choice: PoCL compiles a kernel per local size and would pick a new one for many new shapes.
+Config cpu_default(const DTypeInfo& dtype, const std::string& category, const DeviceInfo& device) {
+  const unsigned native = dtype.size == 8 ? device.native_vector_width_double : device.native_vector_width_float;
+  std::int64_t vec = 1;
+  while (vec * 2 <= std::min<std::int64_t>(16, native)) vec *= 2;
+  const std::int64_t vectors = device.native_vector_width_float >= 16 ? 4 : 2;
+  auto cpu_config = [vec](std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t packed, std::int64_t wg_x,
+                          std::int64_t wg_y) {
+    return Config{
+        "cpu",
+        {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"VEC", vec}, {"USE_PACKED_B", packed}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
+  };
+  if (category == "small") return cpu_config(4, 2 * vec, 0, 1, 8);  // one launch: packing costs as much as the product
+  // Memory-bound shapes read the large operand once, in place: rows of B (WPT_M covers the few rows of C) ...
+  if (category == "gemv-rows") return cpu_config(1, vectors * vec, 0, 8, 1);
+  if (category == "skinny-rows") return cpu_config(8, vectors * vec, 0, 8, 1);
+  // ... or rows of A: dot products for a single column (4 rows per work-item, 8 work-items per row), and broadcast
+  // scalars of A against one vector of B columns for a few columns.
+  if (category == "gemv-dots")
+    return {"skinny_n", {{"WPT_M", 4}, {"WPT_N", 1}, {"VEC", vec}, {"WG_X", 8}, {"WG_Y", 1}, {"SPLIT", 1}}};
+  if (category == "skinny-dots") return cpu_config(8, vec, 0, 1, 8);
+  // Few rows or columns of C against a long K: packing B costs more than its reuse saves.
+  if (category == "deep") return cpu_config(6, vectors * vec, 0, 1, 8);
+  return cpu_config(6, vectors * vec, 1, 1, 8);
+}
+
+// ---- GPUs: skinny kernels -----------------------------------------------------------------------------------
+
+// The smallest power-of-two number of K slices (at most 16) that gives `groups` work-groups at least `target`.
+std::int64_t split_for(std::uint64_t groups, std::uint64_t target) {
+  std::int64_t split = 1;
+  while (split < 16 && groups * static_cast<std::uint64_t>(split) < target) split *= 2;
+  return split;
+}
+
+std::vector<Config> skinny_configs(const DTypeInfo& dtype, const std::string& category, const KernelProblem& p,
+                                   const DeviceInfo& device) {
+  const std::int64_t wide = std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(dtype.size));
+  const std::uint64_t units = std::max(1u, device.compute_units);
+  const std::uint64_t narrow = std::min(p.m, p.n), wide_side = std::max(p.m, p.n);
+  if (category == "gemv-rows" || category == "skinny-rows") {
+    const std::int64_t rows = category == "gemv-rows" ? 1 : 4, wg_x = category == "gemv-rows" ? 64 : 32;
+    const std::uint64_t groups = ceil_div(wide_side, wg_x * wide) * ceil_div(narrow, rows);
+    return {{"skinny_m",
+             {{"WPT_M", rows},
+              {"VEC", wide},
+              {"WG_X", wg_x},
+              {"WG_Y", 256 / wg_x},
+              {"SPLIT", split_for(groups, 4 * units)}}},
+            {"skinny_m", {{"WPT_M", rows}, {"VEC", 1}, {"WG_X", 16}, {"WG_Y", 4}, {"SPLIT", 1}}}};
+  }
+  const std::int64_t rows = category == "gemv-dots" ? 2 : 1, cols = category == "gemv-dots" ? 1 : 4;
+  const std::int64_t wg_y = category == "gemv-dots" ? 4 : 8;
+  const std::uint64_t groups = ceil_div(wide_side, wg_y * rows) * ceil_div(narrow, cols);
+  return {{"skinny_n",
+           {{"WPT_M", rows},
+            {"WPT_N", cols},
+            {"VEC", wide},
+            {"WG_X", 32},
+            {"WG_Y", wg_y},
+            {"SPLIT", split_for(groups, 2 * units)}}},
+          {"skinny_n", {{"WPT_M", 1}, {"WPT_N", 1}, {"VEC", 1}, {"WG_X", 16}, {"WG_Y", 4}, {"SPLIT", 1}}}};
+}
+
+// ---- GPUs: the register-blocked kernel, ranked by a model ---------------------------------------------------
+
+// A tiling of gemm_regblock and what it sustains: `resident` work-groups per compute unit at full speed, and
+// `efficiency`, the share of the best tiling's rate per compute unit once that many are resident. Measured on an
+// H200 (docs/notes/gemm.md); on another GPU the ranking, not the absolute figures, is what counts.
+struct Tiling {
+  std::int64_t tile_m, tile_n, wpt_m, wpt_n, double_buffer;
+  double resident, efficiency;
+};
+const std::vector<Tiling>& tilings() {
+  static const std::vector<Tiling> all{{128, 128, 8, 8, 0, 1, 1.00}, {128, 64, 8, 8, 0, 2, 0.90},
+                                       {64, 128, 8, 8, 0, 2, 0.90},  {64, 64, 8, 8, 0, 4, 0.80},
+                                       {64, 64, 4, 4, 1, 3, 0.70},   {32, 64, 4, 4, 0, 6, 0.62},
+                                       {64, 32, 4, 4, 0, 6, 0.62},   {32, 32, 4, 4, 0, 10, 0.45}};
+  return all;
+}
+
+Config regblock_config(const Tiling& t, std::int64_t vec, std::int64_t split) {
+  return {"regblock",
+          {{"TILE_M", t.tile_m},
+           {"TILE_N", t.tile_n},
+           {"TILE_K", 16},
+           {"WPT_M", t.wpt_m},
+           {"WPT_N", t.wpt_n},
+           {"VEC", vec},
+           {"PAD", 0},
+           {"USE_DOUBLE_BUFFER", t.double_buffer},
+           {"USE_PREFETCH", 1 - t.double_buffer},
+           {"WARP_N", 0},
+           {"SPLIT", split},
+           {"PACK", 0}}};
+}
+
+// Model time (arbitrary units) of a tiling with `split` K slices: each compute unit runs its share of the
+// work-groups, at full rate once `resident` are there and slower when fewer are (latency no longer hidden);
+// split-K adds the reduction of the slices.
+double model_time(const Tiling& t, std::int64_t split, const KernelProblem& p, std::uint64_t units) {
+  const double tiles = static_cast<double>(ceil_div(p.m, t.tile_m) * ceil_div(p.n, t.tile_n));
+  const double groups = tiles * static_cast<double>(split);
+  const double per_unit = std::ceil(groups / static_cast<double>(units));
+  const double k_slice = std::ceil(static_cast<double>(p.k) / split / 16.0) * 16.0;
+  const double fill = std::min(1.0, per_unit / t.resident);
+  const double compute =
+      per_unit * static_cast<double>(t.tile_m * t.tile_n) * k_slice / (t.efficiency * std::sqrt(fill));
+  // The reduction reads every slice's partial C and writes C (bytes, in the same units at ~25 bytes per FMA slot).
+  const double reduce = split > 1 ? 4e4 + static_cast<double>(p.m * p.n) * (split + 1) * 8.0 / units * 8.0 : 0;
+  return compute + reduce + 2e4 * (split > 1 ? 2 : 1);
+}
+
+std::vector<Config> regblock_ranked(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device) {
+  const std::int64_t vec = std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(dtype.size));
+  const std::uint64_t units = std::max(1u, device.compute_units);
+  const SearchSpace& space = variants_for(dtype).space;
+  std::vector<std::pair<double, Config>> scored;
+  for (const Tiling& t : tilings()) {
+    for (std::int64_t split : {1, 2, 4, 8, 16}) {
+      if (split > 1 && p.k / static_cast<std::uint64_t>(split) < 256) break;
+      Config config = regblock_config(t, vec, split);
+      if (!space.validate(config, device).empty()) continue;
+      scored.emplace_back(model_time(t, split, p, units), std::move(config));
+    }
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Config> ranked;
+  for (auto& [time, config] : scored) ranked.push_back(std::move(config));
+  return ranked;
+}
+
+}  // namespace
+
+const std::vector<Category>& categories() {
+  static const std::vector<Category> table{
+      {"small", 127, 127, 127},        {"gemv-rows", 1, 4096, 4096},    {"gemv-dots", 4096, 1, 4096},
+      {"skinny-rows", 16, 4096, 4096}, {"skinny-dots", 4096, 16, 4096}, {"shallow", 8192, 8192, 64},
+      {"deep", 8192, 64, 8192},        {"medium", 1024, 1024, 1024},    {"large", 4096, 4096, 4096}};
+  return table;
+}
+
+const Category& category_named(const std::string& name) {
+  for (const auto& category : categories())
+    if (name == category.name) return category;
+  throw Error(kOp, "bucket", CL_INVALID_VALUE, "no shape category named '" + name + "'");
+}
+
+const Category& category_of(const KernelProblem& p) {
+  const double m = static_cast<double>(p.m), n = static_cast<double>(p.n), k = static_cast<double>(p.k);
+  if (m * n * k < 0x1p21) return category_named("small");
+  const std::uint64_t narrow = std::min(p.m, p.n);
+  if (narrow <= 32) {
+    // The large operand is B when m is the small side, else A; "rows" when it is contiguous along the long side of
+    // C (B not transposed, or A transposed).
+    const bool rows = p.m <= p.n ? !p.trans_b : p.trans_a;
+    if (narrow <= 4) return category_named(rows ? "gemv-rows" : "gemv-dots");
+    return category_named(rows ? "skinny-rows" : "skinny-dots");
+  }
+  if (p.k <= 256 && m * n >= 0x1p24) return category_named("shallow");
+  if (m * n <= 0x1p20 && p.k >= 2048) return category_named("deep");
+  return category_named(m * n * k < 0x1p33 ? "medium" : "large");
+}
+
+std::uint64_t class_code(const KernelProblem& p) {
+  const auto& all = categories();
+  const auto index = static_cast<std::uint64_t>(&category_of(p) - all.data());
+  return index | size_bin(p.m) << 4 | size_bin(p.n) << 10 | size_bin(p.k) << 16 |
+         static_cast<std::uint64_t>(p.trans_a) << 22 | static_cast<std::uint64_t>(p.trans_b) << 23;
+}
+
+std::string class_name(const KernelProblem& p) {
+  return std::string(category_of(p).name) + ":m" + std::to_string(size_bin(p.m)) + "n" + std::to_string(size_bin(p.n)) +
+         "k" + std::to_string(size_bin(p.k)) + ":" + (p.trans_a ? "T" : "N") + (p.trans_b ? "T" : "N");
+}
+
+std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device) {
+  const std::string category = category_of(p).name;
+  const SearchSpace& space = variants_for(dtype).space;
+  std::vector<Config> ranked;
+  if (device.is_cpu() || !device.local_memory_is_dedicated) {
+    ranked.push_back(cpu_default(dtype, category, device));
+  } else {
+    if (is_skinny(category)) ranked = skinny_configs(dtype, category, p, device);
+    for (auto& config : regblock_ranked(dtype, p, device)) ranked.push_back(std::move(config));
+    if (category == "small")
+      ranked.insert(ranked.begin() + std::min<std::size_t>(1, ranked.size()), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
+  }
+  ranked.push_back({"tiled", {{"TILE", 8}, {"PAD", 1}}});
+  ranked.push_back({"naive", {{"WG_X", 8}, {"WG_Y", 8}}});
+  std::vector<Config> valid;
+  for (auto& config : ranked)
+    if (space.validate(config, device).empty() && std::find(valid.begin(), valid.end(), config) == valid.end())
+      valid.push_back(std::move(config));
+  return valid;
+}
+
+Config default_config(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device) {
+  return ranked_configs(dtype, p, device).front();
+}
+
+}  // namespace tilecl::detail::gemm

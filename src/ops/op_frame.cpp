@@ -1,0 +1,79 @@
+#include "ops/op_frame.hpp"
+
+#include <array>
+
+#include "context_registry.hpp"
+
+namespace tilecl::detail {
+namespace {
+
+std::atomic<std::uint64_t> generation{1};
+
+// A forgotten context's programs must not stay in use through the memos.
+const bool kRegistered = [] {
+  ContextRegistry::instance().add_pruner([](const std::set<cl_context>&) { invalidate_dispatch_memos(); });
+  return true;
+}();
+
+struct MemoEntry {
+  cl_context context = nullptr;
+  cl_device_id device = nullptr;
+  const char* op = nullptr;
+  const char* dtype = nullptr;
+  std::uint64_t shape_class = 0, program_code = 0, generation = 0;
+  std::unique_ptr<Resolved> resolved;
+
+  bool matches(const QueueTarget& target, const ShapeKey& key, std::uint64_t current) const {
+    return generation == current && context == target.context() && device == target.device() && op == key.op &&
+           dtype == key.dtype && shape_class == key.shape_class && program_code == key.program_code;
+  }
+};
+
+// Per thread: a few dozen keys are warm at once in real programs; the oldest entry makes room.
+constexpr std::size_t kMemoEntries = 32;
+struct Memo {
+  std::array<MemoEntry, kMemoEntries> entries;
+  std::size_t next = 0;
+};
+thread_local Memo memo;
+
+}  // namespace
+
+void invalidate_dispatch_memos() { generation.fetch_add(1, std::memory_order_acq_rel); }
+std::uint64_t dispatch_generation() { return generation.load(std::memory_order_acquire); }
+
+Resolved* find_memoized(const QueueTarget& target, const ShapeKey& key) {
+  const std::uint64_t current = dispatch_generation();
+  for (auto& entry : memo.entries)
+    if (entry.resolved != nullptr && entry.matches(target, key, current)) return entry.resolved.get();
+  return nullptr;
+}
+
+Resolved& remember(const QueueTarget& target, const ShapeKey& key, Config config) {
+  const std::uint64_t current = dispatch_generation();
+  MemoEntry* slot = nullptr;
+  for (auto& entry : memo.entries)  // a stale entry of the same key first, then the oldest
+    if (entry.resolved != nullptr && entry.generation != current) slot = &entry;
+  if (slot == nullptr) {
+    slot = &memo.entries[memo.next];
+    memo.next = (memo.next + 1) % kMemoEntries;
+  }
+  *slot = MemoEntry{target.context(), target.device(),  key.op,  key.dtype,
+                    key.shape_class,  key.program_code, current, std::make_unique<Resolved>()};
+  slot->resolved->config = std::move(config);
+  return *slot->resolved;
+}
+
+cl::Kernel& Resolved::main_kernel(const QueueTarget& target, const char* family, const BuildOptions& options,
+                                  const std::string& name, const char* op) {
+  if (!program) program = ProgramCache::instance().get(target.context, target.device, family, options, op);
+  if (!kernel) kernel.emplace(program->lease(name, op));
+  return kernel->kernel();
+}
+
+void check_explicit_config(const char* op, const SearchSpace& space, const Config& config, const DeviceInfo& device) {
+  const std::string why = space.validate(config, device);
+  if (!why.empty()) throw Error(op, "config", CL_INVALID_VALUE, config.to_string() + ": " + why);
+}
+
+}  // namespace tilecl::detail
