@@ -358,7 +358,10 @@ __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpo
   const int c0 = get_group_id(0) * TILE;
   const int r0 = get_group_id(1) * TILE;
   const int top = r0 - SECTOR; /* input row of local row 0 */
-  for (int y = ly; y < SHIFTED_ROWS; y += WG_Y) {
+  /* When every output row starts on a sector boundary, no piece is shifted: the SECTOR rows before the tile are
+   * not needed. */
+  const int first_row = ((out_offset | (ulong)ld_out) & (ulong)(SECTOR - 1)) == 0 ? SECTOR : 0;
+  for (int y = first_row + ly; y < SHIFTED_ROWS; y += WG_Y) {
     const int r = top + y;
     if (r >= 0 && r < rows) transpose_shifted_load(tile, y, r, rows, cols, c0, in, in_offset, ld_in, lx);
   }

@@ -168,13 +168,13 @@ void explore_gemm(std::mt19937_64& random, int count) {
   }
 }
 
+// Transposes of at least 1000 per side: tilecl's choice, CLBlast, a copy of the same bytes, the padded and shifted
+// tiles at several settings, and (4-byte elements) the cost of misaligned rows on each side: leading dimensions
+// padded to multiples of 16 for the input only, the output only, and both.
 void explore_transpose(std::mt19937_64& random, int count) {
   for (int i = 0; i < count; ++i) {
-    const std::uint64_t rows = log_uniform(random, 1, 20000), cols = log_uniform(random, 1, 20000);
+    const std::uint64_t rows = log_uniform(random, 1000, 20000), cols = log_uniform(random, 1000, 20000);
     for (int bytes : {4, 1, 8}) {
-      if (bytes != 4 && i % 2) continue;
-      // Packed (ld = cols, rows), and for large 4-byte shapes also leading dimensions padded to multiples of 16
-      // (aligned rows): the difference is what misaligned rows cost.
       cl::Buffer in = filled(rows * (cols + 16) * bytes), out = filled((rows + 16) * cols * bytes);
       const std::string shape = "\"rows\":" + std::to_string(rows) + ",\"cols\":" + std::to_string(cols) +
                                 ",\"bytes\":" + std::to_string(bytes);
@@ -187,29 +187,31 @@ void explore_transpose(std::mt19937_64& random, int count) {
                std::string(e.what()).substr(0, 80) + "\"}");
         }
       };
-      record("copy", [&] { queue.enqueueCopyBuffer(in, out, 0, 0, rows * cols * bytes); });
-      auto run = [&](const Config* config) {
+      auto run = [&](const Config* config, std::uint64_t ld_in, std::uint64_t ld_out) {
         if (bytes == 4) {
           if (config)
-            detail::transpose_with<float>(*config, queue, rows, cols, in, 0, cols, out, 0, rows);
+            detail::transpose_with<float>(*config, queue, rows, cols, in, 0, ld_in, out, 0, ld_out);
           else
-            transpose<float>(queue, rows, cols, in, 0, cols, out, 0, rows);
+            transpose<float>(queue, rows, cols, in, 0, ld_in, out, 0, ld_out);
         } else if (bytes == 8) {
           if (config)
-            detail::transpose_with<double>(*config, queue, rows, cols, in, 0, cols, out, 0, rows);
+            detail::transpose_with<double>(*config, queue, rows, cols, in, 0, ld_in, out, 0, ld_out);
           else
-            transpose<double>(queue, rows, cols, in, 0, cols, out, 0, rows);
+            transpose<double>(queue, rows, cols, in, 0, ld_in, out, 0, ld_out);
         } else {
           if (config)
-            detail::transpose_with<std::uint8_t>(*config, queue, rows, cols, in, 0, cols, out, 0, rows);
+            detail::transpose_with<std::uint8_t>(*config, queue, rows, cols, in, 0, ld_in, out, 0, ld_out);
           else
-            transpose<std::uint8_t>(queue, rows, cols, in, 0, cols, out, 0, rows);
+            transpose<std::uint8_t>(queue, rows, cols, in, 0, ld_in, out, 0, ld_out);
         }
       };
-      record("tilecl", [&] { run(nullptr); });
-      if (bytes == 4 && rows * cols > (1u << 22)) {
-        const std::uint64_t in_ld = (cols + 15) / 16 * 16, out_ld = (rows + 15) / 16 * 16;
-        record("tilecl aligned-ld", [&] { transpose<float>(queue, rows, cols, in, 0, in_ld, out, 0, out_ld); });
+      const std::uint64_t in_aligned = (cols + 15) / 16 * 16, out_aligned = (rows + 15) / 16 * 16;
+      record("copy", [&] { queue.enqueueCopyBuffer(in, out, 0, 0, rows * cols * bytes); });
+      record("tilecl", [&] { run(nullptr, cols, rows); });
+      if (bytes == 4) {
+        record("tilecl in-aligned", [&] { run(nullptr, in_aligned, rows); });
+        record("tilecl out-aligned", [&] { run(nullptr, cols, out_aligned); });
+        record("tilecl both-aligned", [&] { run(nullptr, in_aligned, out_aligned); });
       }
       if (bytes != 1)
         record("clblast", [&] {
@@ -222,23 +224,24 @@ void explore_transpose(std::mt19937_64& random, int count) {
           if (st != CLBlastSuccess) throw std::runtime_error("clblast");
           if (e) clReleaseEvent(e);
         });
-      for (int tile : {64}) {
-        for (int vec : {1, 2, 4, 8, 16}) {
-          if (vec * bytes > 16 || vec * bytes < 4 || tile % vec) continue;
-          for (int wg_y : {4, 8, 16}) {
-            if (tile / vec * wg_y > 1024) continue;
-            for (int pad : {1, 4}) {
-              if (pad == 4 && bytes != 1) continue;
-              Config config{"padded", {{"TILE", tile}, {"VEC", vec}, {"WG_Y", wg_y}, {"PAD", pad}}};
-              record("padded t" + std::to_string(tile) + " v" + std::to_string(vec) + " y" + std::to_string(wg_y) +
-                         " p" + std::to_string(pad),
-                     [&] { run(&config); });
+      const int sector = 32 / bytes;
+      for (const char* variant : {"padded", "shifted"}) {
+        for (int tile : {32, 64}) {
+          for (int vec : {1, 2, 4, 8, 16}) {
+            if (vec * bytes > 16 || vec * bytes < 4 || tile % vec || sector % vec) continue;
+            for (int wg_y : {4, 8, 16}) {
+              if (tile / vec * wg_y > 256) continue;
+              for (int factor : {1, 2}) {
+                if (std::string(variant) == "padded" && factor == 2) continue;
+                if (tile % (sector * factor)) continue;
+                Config config{variant, {{"TILE", tile}, {"VEC", vec}, {"WG_Y", wg_y}, {"PAD", bytes == 1 ? 4 : 1}}};
+                if (std::string(variant) == "shifted") config.values["SECTOR"] = sector * factor;
+                record(config.to_string(), [&] { run(&config, cols, rows); });
+              }
             }
           }
         }
       }
-      Config block{"block", {{"VEC", 16 / bytes > 4 ? 4 : 16 / bytes}, {"USE_SHUFFLE", 1}, {"WG_X", 16}, {"WG_Y", 4}}};
-      record("block", [&] { run(&block); });
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "context_registry.hpp"
+#include "environment.hpp"
 
 namespace tilecl::detail {
 namespace {
@@ -64,9 +65,29 @@ Resolved& remember(const QueueTarget& target, const ShapeKey& key, Config config
   return *slot->resolved;
 }
 
+bool is_configuration_failure(const Error& error) {
+  if (dynamic_cast<const BuildError*>(&error) != nullptr) return true;
+  switch (error.status()) {
+    case CL_INVALID_WORK_GROUP_SIZE:
+    case CL_INVALID_WORK_ITEM_SIZE:
+    case CL_INVALID_GLOBAL_WORK_SIZE:
+    case CL_OUT_OF_RESOURCES:
+    case CL_INVALID_KERNEL_NAME:
+      return true;
+    default:
+      return false;
+  }
+}
+
 cl::Kernel& Resolved::main_kernel(const QueueTarget& target, const char* family, const BuildOptions& options,
                                   const std::string& name, const char* op) {
-  if (!program) program = ProgramCache::instance().get(target.context, target.device, family, options, op);
+  if (!program) {
+    // For the tests of what happens when a chosen configuration fails: TILECL_TEST_FAIL_CONFIG names one (as
+    // Parameters::to_string() writes it) that then fails to build.
+    if (const auto failing = env_value("TILECL_TEST_FAIL_CONFIG"); failing && *failing == config.to_string())
+      throw BuildError(op, family, CL_BUILD_PROGRAM_FAILURE, options.render(), "TILECL_TEST_FAIL_CONFIG");
+    program = ProgramCache::instance().get(target.context, target.device, family, options, op);
+  }
   if (!kernel) kernel.emplace(program->lease(name, op));
   return kernel->kernel();
 }

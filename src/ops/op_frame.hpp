@@ -83,6 +83,21 @@ Resolved& resolve(const Op& op, const QueueTarget& target, const typename Op::Ca
   return remember(target, key, TuningService::instance().choose(target, *subject).parameters);
 }
 
+// Whether an error raised while enqueueing a chosen configuration is the configuration's fault (it does not build,
+// or the device refuses its launch sizes or resources), rather than the call's or the device's state.
+bool is_configuration_failure(const Error& error);
+
+// A tuned configuration failed to build or launch: it is reported once, recorded as a failure in the tuning
+// database (so no process uses it again: its entry is skipped and the key tuned again without it), and the call's
+// key is resolved anew.
+template <typename Op>
+Resolved& resolve_after_failure(const Op& op, const QueueTarget& target, const typename Op::Call& call,
+                                const Config& failed, const Error& error) {
+  auto subject = op.subject(call);
+  TuningService::instance().discard(target, *subject, failed, error.what());
+  return remember(target, op.shape_key(call), TuningService::instance().choose(target, *subject).parameters);
+}
+
 template <typename Op>
 cl::Event run_op(const Op& op, const Config* explicit_config, cl::CommandQueue& queue, const typename Op::Call& call,
                  const std::vector<cl::Event>* wait) {
@@ -90,7 +105,16 @@ cl::Event run_op(const Op& op, const Config* explicit_config, cl::CommandQueue& 
   const QueueTarget target = queue_target(op.name(), queue);
   op.validate(target, call);
   check_wait_list(op.name(), wait, target.context);
-  if (explicit_config == nullptr) return op.enqueue(target, queue, resolve(op, target, call), call, wait);
+  if (explicit_config == nullptr) {
+    Resolved& resolved = resolve(op, target, call);
+    try {
+      return op.enqueue(target, queue, resolved, call, wait);
+    } catch (const Error& error) {
+      if (!is_configuration_failure(error)) throw;
+      const Config failed = resolved.config;  // the memo entry is replaced below
+      return op.enqueue(target, queue, resolve_after_failure(op, target, call, failed, error), call, wait);
+    }
+  }
   check_explicit_config(op.name(), op.space(*target.info, call), *explicit_config, *target.info);
   Resolved once{*explicit_config, true, nullptr, std::nullopt, nullptr, nullptr};
   return op.enqueue(target, queue, once, call, wait);

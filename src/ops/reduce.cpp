@@ -17,6 +17,7 @@
 
 #include "checks.hpp"
 #include "launch.hpp"
+#include "ops/op_frame.hpp"
 #include "ops/tunable_ops.hpp"
 #include "program_cache.hpp"
 #include "tilecl/error.hpp"
@@ -357,17 +358,27 @@ std::unique_ptr<TuningSubject> make_subject(ReduceOp op, const std::string& dtyp
   throw Error(reduce_tuning_name(op), "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double or int32");
 }
 
+// What the common frame's resolve() needs to find or tune a reduction's choice (the per-thread memo first).
+template <typename T>
+struct ReduceChoice {
+  struct Call {
+    ReduceOp op;
+    std::uint64_t n;
+  };
+  ShapeKey shape_key(const Call& c) const {
+    static const char* const names[] = {"reduce_sum", "reduce_min", "reduce_max", "reduce_argmin", "reduce_argmax"};
+    return {names[op_code(c.op)], dtype_of<T>().name, length_bucket(c.n).code, 0};
+  }
+  std::unique_ptr<TuningSubject> subject(const Call& c) const { return std::make_unique<ReduceSubject<T>>(c.op, c.n); }
+};
+
 template <typename T>
 Config choose_config(const std::string& name, const Config* explicit_config, const QueueTarget& target, ReduceOp op,
                      std::uint64_t n) {
-  if (explicit_config != nullptr) {
-    const std::string why =
-        reduce_search_space(dtype_of<T>(), op, *target.info).validate(*explicit_config, *target.info);
-    if (!why.empty()) throw Error(name, "config", CL_INVALID_VALUE, explicit_config->to_string() + ": " + why);
-    return *explicit_config;
-  }
-  ReduceSubject<T> subject(op, n);
-  return TuningService::instance().choose(target, subject).parameters;
+  if (explicit_config == nullptr) return resolve(ReduceChoice<T>{}, target, {op, n}).config;
+  check_explicit_config(name.c_str(), reduce_search_space(dtype_of<T>(), op, *target.info), *explicit_config,
+                        *target.info);
+  return *explicit_config;
 }
 
 template <typename T>

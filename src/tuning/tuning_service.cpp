@@ -32,13 +32,18 @@ double first_use_budget_ms(const TuningSubject& subject) {
   return subject.first_use_budget_ms(kDefaultFirstUseBudgetMs);
 }
 
-std::set<std::string> known_failures(const TuningRecords& records, const TuningKey& key, const std::string& source) {
+std::set<std::string> recorded_failures(const TuningRecords& records, const TuningKey& key, const std::string& source) {
   std::set<std::string> failed;
   for (const auto& failure : records.failures) {
     if (failure.op == key.op && failure.dtype == key.dtype && failure.source_hash == source)
       failed.insert(failure.config);
   }
   return failed;
+}
+
+std::string failure_key(const QueueTarget& target, const TuningKey& key, const std::string& source,
+                        const std::string& config) {
+  return target.info->fingerprint() + "|" + key.op + "|" + key.dtype + "|" + source + "|" + config;
 }
 
 // The winner (if any) and the failures of a search, as database records.
@@ -118,6 +123,36 @@ void TuningService::clear() {
   invalidate_dispatch_memos();
 }
 
+std::set<std::string> TuningService::known_failures(const QueueTarget& target, const TuningRecords& records,
+                                                    const TuningSubject& subject, const std::string& source) {
+  const TuningKey key = subject.key();
+  std::set<std::string> failed = recorded_failures(records, key, source);
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::string prefix = failure_key(target, key, source, "");
+  for (auto it = failed_in_process_.lower_bound(prefix); it != failed_in_process_.end() && it->rfind(prefix, 0) == 0;
+       ++it)
+    failed.insert(it->substr(prefix.size()));
+  return failed;
+}
+
+void TuningService::discard(const QueueTarget& target, TuningSubject& subject, const Config& failed,
+                            const std::string& reason) {
+  const TuningKey key = subject.key();
+  const std::string source = kernel_source(subject.family()).hash;
+  warn_once("tuning-failure:" + failure_key(target, key, source, failed.to_string()),
+            "the configuration chosen for " + key.op + " " + key.dtype + " " + key.bucket + " (" + failed.to_string() +
+                ") failed: " + reason + "; it is recorded as failing and the key is tuned again without it");
+  TuningRecords records;
+  records.failures.push_back({key.op, key.dtype, source, failed.to_string(), reason.substr(0, 300)});
+  TuningDatabase(*target.info).merge(records);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    failed_in_process_.insert(failure_key(target, key, source, failed.to_string()));
+    choices_.erase(MemoryKey{target.info->fingerprint(), key.op, key.dtype, key.bucket});
+  }
+  invalidate_dispatch_memos();
+}
+
 tuning::Choice TuningService::choose(const QueueTarget& target, TuningSubject& subject) {
   const TuningKey key = subject.key();
   const std::string fingerprint = target.info->fingerprint();
@@ -160,10 +195,16 @@ tuning::Choice TuningService::resolve(const QueueTarget& target, TuningSubject& 
 
   TuningDatabase database(device);
   const TuningRecords records = database.load();
+  const std::set<std::string> failures = known_failures(target, records, subject, source);
   for (const auto& entry : records.entries) {
     if (entry.op != key.op || entry.dtype != key.dtype || entry.bucket != key.bucket) continue;
     if (entry.source_hash != source) {
       log_verbose("tuning database: " + key.op + " " + key.bucket + " was tuned for an edited kernel; ignored");
+      continue;
+    }
+    if (failures.count(entry.parameters.to_string()) != 0) {
+      log_verbose("tuning database: " + key.op + " " + key.bucket +
+                  " holds a configuration known to fail; tuning again");
       continue;
     }
     std::string why = space.validate(entry.parameters, device);
@@ -195,7 +236,7 @@ tuning::Choice TuningService::resolve(const QueueTarget& target, TuningSubject& 
 
   TunerOptions options;
   options.budget_ms = first_use_budget_ms(subject);
-  options.known_failures = known_failures(records, key, source);
+  options.known_failures = failures;
   cl::CommandQueue queue = profiling_queue(target);
   EventTimer event_timer;
   Timer& timer = test_timer_ != nullptr ? *test_timer_ : event_timer;
@@ -262,7 +303,7 @@ TuningOutcome TuningService::tune(const QueueTarget& target, TuningSubject& subj
   TunerOptions tuner_options;
   tuner_options.budget_ms = options.budget_ms;
   tuner_options.seed = options.seed;
-  tuner_options.known_failures = known_failures(records, key, source);
+  tuner_options.known_failures = known_failures(target, records, subject, source);
   tuner_options.progress = options.progress;
   cl::CommandQueue queue = profiling_queue(target);
   EventTimer event_timer;

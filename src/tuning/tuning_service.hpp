@@ -15,6 +15,7 @@
 #include "checks.hpp"
 #include "tilecl/tuning.hpp"
 #include "tuning/tuner.hpp"
+#include "tuning/tuning_db.hpp"
 #include "tuning/tuning_subject.hpp"
 
 namespace tilecl::detail {
@@ -40,6 +41,10 @@ class TuningService {
   // and makes it the choice of this process. The outcome lists every candidate.
   TuningOutcome tune(const QueueTarget& target, TuningSubject& subject, const FullTuneOptions& options);
 
+  // A chosen configuration failed to build or launch: reported once, recorded as a failure (in the database and in
+  // this process), the key's choice forgotten so that the next resolution tunes without it.
+  void discard(const QueueTarget& target, TuningSubject& subject, const Config& failed, const std::string& reason);
+
   void set_override(const DeviceInfo& device, const std::string& op, const std::string& dtype, const Config& config);
   void clear();
 
@@ -59,6 +64,9 @@ class TuningService {
   using OverrideKey = std::tuple<std::string, std::string, std::string>;             // fingerprint, op, dtype
 
   tuning::Choice resolve(const QueueTarget& target, TuningSubject& subject);
+  // The configurations known to fail for the subject's op and kernel source: the database's and this process's.
+  std::set<std::string> known_failures(const QueueTarget& target, const TuningRecords& records,
+                                       const TuningSubject& subject, const std::string& source);
   static std::vector<Config> first_use_candidates(const QueueTarget& target, TuningSubject& subject,
                                                   const SearchSpace& space, const Config& default_config);
 
@@ -66,6 +74,7 @@ class TuningService {
   std::map<OverrideKey, Config> overrides_;
   std::map<MemoryKey, std::shared_future<tuning::Choice>> choices_;
   std::map<std::pair<cl_context, cl_device_id>, cl::CommandQueue> profiling_queues_;
+  std::set<std::string> failed_in_process_;  // fingerprint + op + dtype + source + config of discarded choices
   Timer* test_timer_ = nullptr;
 };
 

@@ -235,3 +235,36 @@ TEST_SUITE("tuning.first_use") {
     CHECK_THROWS_AS(tuning::parameters_for(device().queue, "axpy", "int8", "100"), Error);
   }
 }
+
+TEST_SUITE("tuning.first_use") {
+  TEST_CASE("first use: a chosen configuration that fails to build is reported once, recorded, and tuned around") {
+    FreshTuningState state("first-use-failing-choice");
+    auto random = test::random_engine("failing-choice");
+    const std::size_t n = 3000;
+    auto x = test::random_vector<float>(n, random), y = test::random_vector<float>(n, random);
+    cl::Buffer x_buffer = test::to_device(x), y_buffer = test::to_device(y);
+    // The first call tunes and stores its winner; the winner then "fails to build" in this and later processes.
+    axpy<float>(device().queue, n, 2.0f, x_buffer, 0, y_buffer, 0).wait();
+    const auto first = tuning::parameters_for(device().queue, "axpy", "float", std::to_string(n));
+    REQUIRE(first.origin == tuning::Origin::FirstUse);
+    tuning::clear();
+    test::ScopedEnv failing("TILECL_TEST_FAIL_CONFIG", first.parameters.to_string());
+    const std::size_t reports = test::reports_mentioning(first.parameters.to_string());
+    y_buffer = test::to_device(y);
+    axpy<float>(device().queue, n, 2.0f, x_buffer, 0, y_buffer, 0).wait();  // the database's entry fails; no error
+    const auto got = test::from_device<float>(y_buffer, n);
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(test::close(got[i], 2.0 * x[i] + y[i], 1e-6));
+    CHECK(test::reports_mentioning(first.parameters.to_string()) == reports + 1);
+    const auto second = tuning::parameters_for(device().queue, "axpy", "float", std::to_string(n));
+    CHECK(second.origin == tuning::Origin::FirstUse);  // tuned again ...
+    CHECK(second.parameters != first.parameters);      // ... without the failing configuration
+    // The failure is in the database: a fresh resolution neither uses the failing entry nor reports again.
+    const auto records = detail::TuningDatabase(*device().info).load();
+    bool recorded = false;
+    for (const auto& failure : records.failures) recorded = recorded || failure.config == first.parameters.to_string();
+    CHECK(recorded);
+    tuning::clear();
+    axpy<float>(device().queue, n, 2.0f, x_buffer, 0, y_buffer, 0).wait();
+    CHECK(test::reports_mentioning(first.parameters.to_string()) == reports + 1);
+  }
+}
