@@ -146,30 +146,60 @@ std::size_t export_tuning(const fs::path& bundle) {
   return document["databases"].size();
 }
 
-std::size_t import_tuning(const fs::path& bundle) {
-  std::string why;
-  const auto bytes = read_bytes(bundle, kMaxBundleBytes, why);
+namespace {
+
+struct BundledDatabase {
+  DeviceInfo identity;
+  TuningRecords records;
+};
+
+// The checked databases of one bundle written by export_tuning(). Anything else -- not JSON, another document,
+// a field of the wrong type -- raises tilecl::Error naming the file and what is wrong, before anything is merged.
+std::vector<BundledDatabase> read_bundle(const fs::path& bundle) {
+  const auto refuse = [&](const std::string& why) {
+    return Error("cache import", bundle.string(), CL_INVALID_VALUE,
+                 "not a tuning bundle written by `tilecl cache export`: " + why);
+  };
+  std::string why_unreadable;
+  const auto bytes = read_bytes(bundle, kMaxBundleBytes, why_unreadable);
   auto document = bytes ? parse_bounded(std::string(bytes->begin(), bytes->end()), kMaxJsonDepth + 2) : std::nullopt;
-  if (!document || document->value("format", "") != kBundleFormat || !document->contains("databases"))
-    throw Error("cache import", bundle.string(), CL_INVALID_VALUE, "not a tilecl tuning bundle");
-  if (!tuning_root()) throw Error("cache import", "cache", CL_INVALID_VALUE, "the disk cache is off (TILECL_CACHE)");
-  std::size_t merged = 0;
-  for (const auto& database : (*document)["databases"]) {
-    if (!database.contains("device"))
-      throw Error("cache import", bundle.string(), CL_INVALID_VALUE, "a database without a device header");
-    const DeviceInfo identity = identity_of(database["device"]);
-    if (identity.fingerprint() != database["device"].value("fingerprint", ""))
-      throw Error("cache import", bundle.string(), CL_INVALID_VALUE,
-                  "the device header of '" + identity.device_name + "' does not match its fingerprint");
-    TuningRecords records;
-    if (TuningDatabase::from_json_text(database.dump(), &identity, records, why) != TuningDatabase::FileState::Valid)
-      throw Error("cache import", bundle.string(), CL_INVALID_VALUE, why);
-    TuningDatabase target(*tuning_root() / (identity.fingerprint() + ".json"), identity);
-    if (!target.merge(records))
-      throw Error("cache import", target.path()->string(), CL_INVALID_VALUE, "cannot write the tuning database");
-    ++merged;
+  if (!document) throw refuse(bytes ? "not JSON, or nested too deep" : "unreadable (" + why_unreadable + ")");
+  std::vector<BundledDatabase> databases;
+  try {
+    if (!document->is_object() || document->value("format", "") != kBundleFormat)
+      throw refuse(std::string("no \"format\": \"") + kBundleFormat + "\"");
+    if (!document->contains("databases") || !(*document)["databases"].is_array()) throw refuse("no \"databases\" list");
+    for (const auto& database : (*document)["databases"]) {
+      if (!database.is_object() || !database.contains("device")) throw refuse("a database without a device header");
+      BundledDatabase bundled{identity_of(database["device"]), {}};
+      if (bundled.identity.fingerprint() != database["device"].value("fingerprint", ""))
+        throw refuse("the device header of '" + bundled.identity.device_name + "' does not match its fingerprint");
+      std::string why;
+      if (TuningDatabase::from_json_text(database.dump(), &bundled.identity, bundled.records, why) !=
+          TuningDatabase::FileState::Valid)
+        throw refuse(why);
+      databases.push_back(std::move(bundled));
+    }
+  } catch (const json::exception& error) {
+    std::string reason = error.what();  // "[json.exception.type_error.302] type must be string, but is number"
+    const auto bracket = reason.find("] ");
+    throw refuse("a field has the wrong type (" + (bracket == std::string::npos ? reason : reason.substr(bracket + 2)) +
+                 ")");
   }
-  return merged;
+  return databases;
+}
+
+}  // namespace
+
+std::size_t import_tuning(const fs::path& bundle) {
+  const std::vector<BundledDatabase> databases = read_bundle(bundle);
+  if (!tuning_root()) throw Error("cache import", "cache", CL_INVALID_VALUE, "the disk cache is off (TILECL_CACHE)");
+  for (const auto& database : databases) {
+    TuningDatabase target(*tuning_root() / (database.identity.fingerprint() + ".json"), database.identity);
+    if (!target.merge(database.records))
+      throw Error("cache import", target.path()->string(), CL_INVALID_VALUE, "cannot write the tuning database");
+  }
+  return databases.size();
 }
 
 }  // namespace tilecl::detail

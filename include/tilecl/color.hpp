@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "tilecl/element_types.hpp"
+
 namespace tilecl {
 
 // Weights of rgb_to_gray: gray = red * R + green * G + blue * B. Any finite values (they need not sum to 1).
@@ -24,9 +26,10 @@ struct GrayWeights {
 // weights raise CL_INVALID_VALUE. width or height 0 enqueues nothing, checks no buffer (the weights still must
 // be finite) and returns a null event.
 template <typename T>
-cl::Event rgb_to_gray(cl::CommandQueue& queue, std::size_t width, std::size_t height, const cl::Buffer& src,
-                      std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst, std::size_t dst_offset,
-                      std::size_t dst_pitch, const GrayWeights& weights = GrayWeights(),
-                      const std::vector<cl::Event>* wait = nullptr);
+detail::ImageEvent<T> rgb_to_gray(cl::CommandQueue& queue, std::size_t width, std::size_t height, const cl::Buffer& src,
+                                  std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
+                                  std::size_t dst_offset, std::size_t dst_pitch,
+                                  const GrayWeights& weights = GrayWeights(),
+                                  const std::vector<cl::Event>* wait = nullptr);
 
 }  // namespace tilecl

@@ -28,6 +28,7 @@
 #include <optional>
 #include <vector>
 
+#include "tilecl/element_types.hpp"
 #include "tilecl/types.hpp"
 
 namespace tilecl {
@@ -35,38 +36,41 @@ namespace tilecl {
 // dst = src correlated with the filter_width x filter_height filter (row-major floats at
 // filter[filter_offset...]). Both sizes odd.
 template <typename T>
-cl::Event convolve2d(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
-                     const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
-                     std::size_t dst_offset, std::size_t dst_pitch, const cl::Buffer& filter, std::size_t filter_offset,
-                     std::size_t filter_width, std::size_t filter_height, Border border,
-                     const std::vector<cl::Event>* wait = nullptr);
+detail::ImageEvent<T> convolve2d(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
+                                 const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
+                                 std::size_t dst_offset, std::size_t dst_pitch, const cl::Buffer& filter,
+                                 std::size_t filter_offset, std::size_t filter_width, std::size_t filter_height,
+                                 Border border, const std::vector<cl::Event>* wait = nullptr);
 
 // dst = src correlated with the filter col(j) * row(i): row_filter has row_filter_length (odd) taps along x,
 // column_filter column_filter_length (odd) taps along y. Computed in one fused pass or two passes through a
 // workspace of width * channels * height floats kept between calls, as tuning decides.
 template <typename T>
-cl::Event separable_filter(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
-                           const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
-                           std::size_t dst_offset, std::size_t dst_pitch, const cl::Buffer& row_filter,
-                           std::size_t row_filter_offset, std::size_t row_filter_length,
-                           const cl::Buffer& column_filter, std::size_t column_filter_offset,
-                           std::size_t column_filter_length, Border border,
-                           const std::vector<cl::Event>* wait = nullptr);
+detail::ImageEvent<T> separable_filter(cl::CommandQueue& queue, std::size_t width, std::size_t height,
+                                       std::size_t channels, const cl::Buffer& src, std::size_t src_offset,
+                                       std::size_t src_pitch, cl::Buffer& dst, std::size_t dst_offset,
+                                       std::size_t dst_pitch, const cl::Buffer& row_filter,
+                                       std::size_t row_filter_offset, std::size_t row_filter_length,
+                                       const cl::Buffer& column_filter, std::size_t column_filter_offset,
+                                       std::size_t column_filter_length, Border border,
+                                       const std::vector<cl::Event>* wait = nullptr);
 
 // Mean over the (2 radius_x + 1) x (2 radius_y + 1) neighbourhood (OpenCV's blur with ksize 2r + 1).
 template <typename T>
-cl::Event box_blur(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
-                   const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
-                   std::size_t dst_offset, std::size_t dst_pitch, std::size_t radius_x, std::size_t radius_y,
-                   Border border, const std::vector<cl::Event>* wait = nullptr);
+detail::ImageEvent<T> box_blur(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
+                               const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
+                               std::size_t dst_offset, std::size_t dst_pitch, std::size_t radius_x,
+                               std::size_t radius_y, Border border, const std::vector<cl::Event>* wait = nullptr);
 
 // Gaussian blur: taps exp(-d^2 / (2 sigma^2)) for d in [-radius, radius], normalised to sum 1, in both
 // directions. sigma > 0; radius defaults to ceil(3 sigma) (at least 1), which keeps 99.7% of the weight.
 // The taps are built on the host once per (context, sigma, radius) and kept on the device.
 template <typename T>
-cl::Event gaussian_blur(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
-                        const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
-                        std::size_t dst_offset, std::size_t dst_pitch, double sigma, Border border,
-                        std::optional<std::size_t> radius = std::nullopt, const std::vector<cl::Event>* wait = nullptr);
+detail::ImageEvent<T> gaussian_blur(cl::CommandQueue& queue, std::size_t width, std::size_t height,
+                                    std::size_t channels, const cl::Buffer& src, std::size_t src_offset,
+                                    std::size_t src_pitch, cl::Buffer& dst, std::size_t dst_offset,
+                                    std::size_t dst_pitch, double sigma, Border border,
+                                    std::optional<std::size_t> radius = std::nullopt,
+                                    const std::vector<cl::Event>* wait = nullptr);
 
 }  // namespace tilecl

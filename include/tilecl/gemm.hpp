@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "tilecl/element_types.hpp"
 #include "tilecl/types.hpp"
 
 namespace tilecl {
@@ -30,9 +31,10 @@ namespace tilecl {
 // grown). Parameters come from the tuning database, first-use tuning or device-derived defaults
 // (docs/TUNING.md); the shape buckets are listed in src/ops/gemm.cpp.
 template <typename T>
-cl::Event gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
-               std::size_t n, std::size_t k, T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-               const cl::Buffer& b, std::size_t b_offset, std::size_t ldb, T beta, cl::Buffer& c, std::size_t c_offset,
-               std::size_t ldc, const std::vector<cl::Event>* wait = nullptr);
+detail::FloatingEvent<T> gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
+                              std::size_t m, std::size_t n, std::size_t k, T alpha, const cl::Buffer& a,
+                              std::size_t a_offset, std::size_t lda, const cl::Buffer& b, std::size_t b_offset,
+                              std::size_t ldb, T beta, cl::Buffer& c, std::size_t c_offset, std::size_t ldc,
+                              const std::vector<cl::Event>* wait = nullptr);
 
 }  // namespace tilecl

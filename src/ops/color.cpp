@@ -297,9 +297,10 @@ template cl::Event rgb_to_gray_with<float>(const Config&, cl::CommandQueue&, std
 }  // namespace detail
 
 template <typename T>
-cl::Event rgb_to_gray(cl::CommandQueue& queue, std::size_t width, std::size_t height, const cl::Buffer& src,
-                      std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst, std::size_t dst_offset,
-                      std::size_t dst_pitch, const GrayWeights& weights, const std::vector<cl::Event>* wait) {
+detail::ImageEvent<T> rgb_to_gray(cl::CommandQueue& queue, std::size_t width, std::size_t height, const cl::Buffer& src,
+                                  std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
+                                  std::size_t dst_offset, std::size_t dst_pitch, const GrayWeights& weights,
+                                  const std::vector<cl::Event>* wait) {
   return detail::run_rgb_to_gray<T>(nullptr, queue, width, height,
                                     detail::GrayOperands{&src, src_offset, src_pitch, &dst, dst_offset, dst_pitch},
                                     weights, wait);

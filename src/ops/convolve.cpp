@@ -1038,42 +1038,45 @@ TILECL_INSTANTIATE(float)
 // Public API.
 
 template <typename T>
-cl::Event convolve2d(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
-                     const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
-                     std::size_t dst_offset, std::size_t dst_pitch, const cl::Buffer& filter, std::size_t filter_offset,
-                     std::size_t filter_width, std::size_t filter_height, Border border,
-                     const std::vector<cl::Event>* wait) {
+detail::ImageEvent<T> convolve2d(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
+                                 const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
+                                 std::size_t dst_offset, std::size_t dst_pitch, const cl::Buffer& filter,
+                                 std::size_t filter_offset, std::size_t filter_width, std::size_t filter_height,
+                                 Border border, const std::vector<cl::Event>* wait) {
   return detail::convolve2d_impl<T>(nullptr, queue, width, height, channels, src, src_offset, src_pitch, dst,
                                     dst_offset, dst_pitch, filter, filter_offset, filter_width, filter_height, border,
                                     wait);
 }
 
 template <typename T>
-cl::Event separable_filter(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
-                           const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
-                           std::size_t dst_offset, std::size_t dst_pitch, const cl::Buffer& row_filter,
-                           std::size_t row_filter_offset, std::size_t row_filter_length,
-                           const cl::Buffer& column_filter, std::size_t column_filter_offset,
-                           std::size_t column_filter_length, Border border, const std::vector<cl::Event>* wait) {
+detail::ImageEvent<T> separable_filter(cl::CommandQueue& queue, std::size_t width, std::size_t height,
+                                       std::size_t channels, const cl::Buffer& src, std::size_t src_offset,
+                                       std::size_t src_pitch, cl::Buffer& dst, std::size_t dst_offset,
+                                       std::size_t dst_pitch, const cl::Buffer& row_filter,
+                                       std::size_t row_filter_offset, std::size_t row_filter_length,
+                                       const cl::Buffer& column_filter, std::size_t column_filter_offset,
+                                       std::size_t column_filter_length, Border border,
+                                       const std::vector<cl::Event>* wait) {
   return detail::separable_filter_impl<T>(nullptr, queue, width, height, channels, src, src_offset, src_pitch, dst,
                                           dst_offset, dst_pitch, row_filter, row_filter_offset, row_filter_length,
                                           column_filter, column_filter_offset, column_filter_length, border, wait);
 }
 
 template <typename T>
-cl::Event box_blur(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
-                   const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
-                   std::size_t dst_offset, std::size_t dst_pitch, std::size_t radius_x, std::size_t radius_y,
-                   Border border, const std::vector<cl::Event>* wait) {
+detail::ImageEvent<T> box_blur(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
+                               const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
+                               std::size_t dst_offset, std::size_t dst_pitch, std::size_t radius_x,
+                               std::size_t radius_y, Border border, const std::vector<cl::Event>* wait) {
   return detail::box_blur_impl<T>(nullptr, queue, width, height, channels, src, src_offset, src_pitch, dst, dst_offset,
                                   dst_pitch, radius_x, radius_y, border, wait);
 }
 
 template <typename T>
-cl::Event gaussian_blur(cl::CommandQueue& queue, std::size_t width, std::size_t height, std::size_t channels,
-                        const cl::Buffer& src, std::size_t src_offset, std::size_t src_pitch, cl::Buffer& dst,
-                        std::size_t dst_offset, std::size_t dst_pitch, double sigma, Border border,
-                        std::optional<std::size_t> radius, const std::vector<cl::Event>* wait) {
+detail::ImageEvent<T> gaussian_blur(cl::CommandQueue& queue, std::size_t width, std::size_t height,
+                                    std::size_t channels, const cl::Buffer& src, std::size_t src_offset,
+                                    std::size_t src_pitch, cl::Buffer& dst, std::size_t dst_offset,
+                                    std::size_t dst_pitch, double sigma, Border border,
+                                    std::optional<std::size_t> radius, const std::vector<cl::Event>* wait) {
   return detail::gaussian_blur_impl<T>(nullptr, queue, width, height, channels, src, src_offset, src_pitch, dst,
                                        dst_offset, dst_pitch, sigma, border, radius, wait);
 }

@@ -546,9 +546,9 @@ TILECL_INSTANTIATE_TRANSPOSE(std::uint8_t)
 }  // namespace detail
 
 template <typename T>
-cl::Event transpose(cl::CommandQueue& queue, std::size_t rows, std::size_t cols, const cl::Buffer& in,
-                    std::size_t in_offset, std::size_t ld_in, cl::Buffer& out, std::size_t out_offset,
-                    std::size_t ld_out, const std::vector<cl::Event>* wait) {
+detail::TransposeEvent<T> transpose(cl::CommandQueue& queue, std::size_t rows, std::size_t cols, const cl::Buffer& in,
+                                    std::size_t in_offset, std::size_t ld_in, cl::Buffer& out, std::size_t out_offset,
+                                    std::size_t ld_out, const std::vector<cl::Event>* wait) {
   return detail::run_op(detail::TransposeOp<T>{}, nullptr, queue,
                         detail::Matrix{rows, cols, &in, in_offset, ld_in, &out, out_offset, ld_out}, wait);
 }

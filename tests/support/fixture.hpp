@@ -33,7 +33,11 @@ TestDevice& device();
 std::uint64_t seed();
 std::mt19937_64 random_engine(const std::string& salt);
 
-// Path of the second-process helper (tests/support/probe.cpp) and a fresh temp directory.
+// Path of the second-process helper (tests/support/probe.cpp): $TILECL_TEST_PROBE, else beside the test
+// executable, else where the build put it. The directory holding the kernel sources (kernels/*.cl) the
+// embedded copies are compared with: $TILECL_TEST_SOURCE_DIR, else test-data/ beside the executable (the build
+// copies kernels/ there), else the source tree; empty when none has them. Both are relative to the executable
+// first, so a test folder copied to another machine runs every suite. A fresh temp directory.
 std::string probe_path();
 std::string source_directory();
 std::string temp_directory(const std::string& name);

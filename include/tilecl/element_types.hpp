@@ -1,0 +1,67 @@
+// The element types each op takes, checked where a program names the op: calling an op with another T is a
+// compile error that says which types it takes (not an undefined symbol at link time). The ops' declarations
+// use these aliases as their return types; each is cl::Event (or the value or index returned) for an allowed
+// T and a failed static_assert for any other:
+//   FloatingEvent<T>    vector_add, axpy, gemm               float, double
+//   TransposeEvent<T>   transpose                            float, double, std::int32_t, std::uint8_t
+//   ReduceEvent<T>      reduce (ReduceValue<T>: reduce_value, ReduceIndex<T>: reduce_index)
+//                                                            float, double, std::int32_t
+//   ImageEvent<T>       rgb_to_gray, convolve2d, separable_filter, box_blur, gaussian_blur
+//                                                            std::uint8_t, float
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace tilecl::detail {
+
+template <typename T, typename... Allowed>
+inline constexpr bool is_one_of = (std::is_same_v<T, Allowed> || ...);
+
+template <typename T>
+struct FloatingType {
+  static_assert(is_one_of<T, float, double>, "tilecl: this op takes T = float or double");
+  using Event = cl::Event;
+};
+
+template <typename T>
+struct TransposeType {
+  static_assert(is_one_of<T, float, double, std::int32_t, std::uint8_t>,
+                "tilecl: transpose takes T = float, double, std::int32_t or std::uint8_t");
+  using Event = cl::Event;
+};
+
+template <typename T>
+struct ReduceType {
+  static_assert(is_one_of<T, float, double, std::int32_t>,
+                "tilecl: reduce, reduce_value and reduce_index take T = float, double or std::int32_t");
+  using Event = cl::Event;
+  using Value = T;
+  using Index = std::size_t;
+};
+
+template <typename T>
+struct ImageType {
+  static_assert(
+      is_one_of<T, std::uint8_t, float>,
+      "tilecl: rgb_to_gray, convolve2d, separable_filter, box_blur and gaussian_blur take T = std::uint8_t or "
+      "float");
+  using Event = cl::Event;
+};
+
+template <typename T>
+using FloatingEvent = typename FloatingType<T>::Event;
+template <typename T>
+using TransposeEvent = typename TransposeType<T>::Event;
+template <typename T>
+using ReduceEvent = typename ReduceType<T>::Event;
+template <typename T>
+using ReduceValue = typename ReduceType<T>::Value;
+template <typename T>
+using ReduceIndex = typename ReduceType<T>::Index;
+template <typename T>
+using ImageEvent = typename ImageType<T>::Event;
+
+}  // namespace tilecl::detail
