@@ -1,4 +1,4 @@
-#include "ops/image_common.hpp"
+#include "ops/image/image_common.hpp"
 
 #include <algorithm>
 #include <cmath>
