@@ -15,15 +15,19 @@
  *   USE_FMA 1          (direct kernels) OpenCV 4.6's filter2D on 8-bit images, bit for bit: one float sum per
  *                      element, s = fma(x, f, s) over the taps in row-major order from s = 0; the result is
  *                      rint(s) saturated to 0..255 when |s| < 2^31, else 0 (cvRound's overflow value, packed).
- *   USE_FIXED_POINT 1  (separable kernels, uchar) integer taps and sums, as OpenCV 4.6's GaussianBlur and blur
- *                      compute on 8-bit images: the row pass sums tap * pixel in uint, the column pass sums
- *                      tap * row-pass value in uint, and each sum s becomes a byte through the argument
- *                      fixed_point = (bias, multiplier, shift, float_end) and fixed_scale:
- *                        shift > 0: min(((s + bias) * multiplier) >> shift, 255) (uint arithmetic, wrapping)
+ *   USE_FIXED_POINT 1, 2 (separable kernels, uchar) integer taps and sums, as OpenCV 4.6's GaussianBlur and blur
+ *                      compute on 8-bit images: the row pass sums tap * pixel, the column pass sums tap *
+ *                      row-pass value, and each sum s becomes a byte through the argument fixed_point =
+ *                      (bias, multiplier, shift, float_end) and fixed_scale. With 1 the taps and sums are floats
+ *                      holding integers: exact, because every product and partial sum stays below 2^24
+ *                      (GaussianBlur's taps sum to 256 in each direction: sums below 255 * 256 * 256; blur up
+ *                      to 256 taps: below 255 * 256), and as fast as the float arithmetic; with 2 (larger
+ *                      blurs, whose sums may exceed 2^24) they are uints. The finish:
+ *                        USE_FIXED_POINT 1: min(((s + bias) * multiplier) >> shift, 255) (uint, wrapping)
  *                          GaussianBlur: 8.8 fixed-point taps, bias 2^15, multiplier 1, shift 16;
  *                          blur up to 256 taps: taps 1, OpenCV's divScale and divDelta, shift 23;
- *                        shift = 0 (blur above 256 taps; multiplier = the tap count d, odd): elements of a
- *                          row before float_end: rint(float(s) * fixed_scale) (OpenCV's vector path), the
+ *                        USE_FIXED_POINT 2 (blur above 256 taps; multiplier = the tap count d, odd): elements
+ *                          of a row before float_end: rint(float(s) * fixed_scale) (OpenCV's vector path), the
  *                          others s / d rounded to nearest (its scalar path in double; d odd: no ties).
  * The host computes every integer above; the kernels only apply them.
  *
@@ -50,7 +54,7 @@
  * Arguments shared by all kernels: width, height in pixels; *_pitch in elements of the buffer's type between
  * row starts (>= width * CHANNELS); *_offset in elements, added once at entry; border_value the Constant
  * rule's value (any float; uchar images: an integer 0..255); taps as floats, or as uints with
- * USE_FIXED_POINT. src and dst must not overlap. The host keeps every index below 2^31 except y * pitch,
+ * USE_FIXED_POINT 2. src and dst must not overlap. The host keeps every index below 2^31 except y * pitch,
  * which is formed in 64 bits.
  *
  * Kernels. VEC elements per work-item along x; "chunk" = VEC consecutive elements of a row.
@@ -74,7 +78,7 @@
  *                        border_value)
  *   convolve_cols_vector(width, height, work, work_pitch, dst, dst_offset, dst_pitch, row_filter, col_filter,
  *                        radius_x, radius_y, border_value, fixed_point, fixed_scale)
- *       Separable, two passes through a workspace owned by the host (floats, or uints with USE_FIXED_POINT):
+ *       Separable, two passes through a workspace owned by the host (floats, or uints with USE_FIXED_POINT 2):
  *       rows_vector filters every row of src into work, cols_vector filters the columns of work into dst
  *       (rows outside the image, under Constant, are the row filter applied to a row of border_value, which
  *       is why it takes the row filter). The workspace holds height rows of work_pitch elements,
@@ -84,8 +88,10 @@
  *                             row_filter, col_filter, radius_x, radius_y, border_value, fixed_point,
  *                             fixed_scale)
  *       CPU form of a fused separable pass, no workspace: one chunk in WPT_Y consecutive rows per work-item;
- *       it filters the WPT_Y + 2ry input rows along x into a register and adds each to the WPT_Y column sums
- *       it belongs to. global = (round_up(ceil(width * CHANNELS / VEC), lx),
+ *       it filters the WPT_Y + 2ry input rows along x once each. With a build-time RADIUS_Y the last 2ry + 1
+ *       of them roll through registers and each output row is one column sum (so WPT_Y can be large: 32-64
+ *       rows filter each input row 1.1-1.25 times); with a run-time radius each row pass is added to the
+ *       WPT_Y column sums it belongs to. global = (round_up(ceil(width * CHANNELS / VEC), lx),
  *       round_up(ceil(height / WPT_Y), ly)); local launch-only.
  *   convolve_separable_tiled(same arguments as convolve_separable_vector)  [only when RADIUS_X, RADIUS_Y >= 0]
  *       GPU form, fused: the row pass of TILE_Y + 2ry rows into a local tile, then the column pass from local
@@ -129,7 +135,13 @@
  *             folded), the subtraction is exact, and clamping before or after rounding to the nearest
  *             integer agrees at integer bounds. Default 0.
  *   USE_FMA   direct kernels, 0 or 1: OpenCV's filter2D arithmetic (above). Default 0.
- *   USE_FIXED_POINT  separable kernels with uchar, 0 or 1: OpenCV's integer arithmetic (above). Default 0.
+ *   USE_FIXED_POINT  separable kernels with uchar: 0 float sums, 1 or 2 OpenCV's integer arithmetic with the
+ *             shifting or the dividing finish (above). Default 0.
+ *   USE_WINDOW  the CPU-shaped kernels with a build-time RADIUS_X, 0 or 1: how an interior chunk's row taps are
+ *             read. 0: one unaligned vector load (and conversion) per tap; 1: the chunk's window is loaded and
+ *             converted once, as whole vectors, and each tap's vector is a constant shuffle of two of them (a
+ *             permute on CPUs). Chunks whose whole vectors would cross the row's end take the per-element path.
+ *             Default 0.
  * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
  */
 
@@ -181,6 +193,9 @@
 #ifndef USE_FIXED_POINT
 #define USE_FIXED_POINT 0
 #endif
+#ifndef USE_WINDOW
+#define USE_WINDOW 0
+#endif
 
 #if BORDER < 0 || BORDER > 4
 #error "convolve.cl: BORDER must be 0 (Constant), 1 (Clamp), 2 (Mirror), 3 (Wrap) or 4 (Reflect)"
@@ -221,8 +236,8 @@
 #define CONV_TO_UCHAR_SAT TILECL_CAT(TILECL_CAT(convert_uchar, VEC), _sat)
 
 /* The accumulator of the separable kernels (and their local tiles and workspace): float, or uint with
- * USE_FIXED_POINT; taps of the same type. The direct kernels always sum in float. */
-#if USE_FIXED_POINT
+ * USE_FIXED_POINT 2; taps of the same type. The direct kernels always sum in float. */
+#if USE_FIXED_POINT == 2
 #define CONV_ACC uint
 #define CONV_AVEC CONV_UVEC
 #define CONV_TO_AVEC CONV_TO_UVEC
@@ -367,10 +382,16 @@ void conv_store_dvec(__global DTYPE* p, const CONV_DVEC v, const int count, cons
   }
 }
 
-#if USE_FIXED_POINT
-/* The bytes of integer sums s of the chunk at element e0 of a row (see "Arithmetic" above). */
+#if USE_FIXED_POINT == 1
+/* The bytes of integer sums s (floats holding integers below 2^24) of the chunk at element e0 of a row (see
+ * "Arithmetic" above). */
 CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, const float fixed_scale) {
-  if (fixed_point.z != 0) return CONV_TO_UCHAR_SAT(((s + fixed_point.x) * fixed_point.y) >> fixed_point.z);
+  return CONV_TO_UCHAR_SAT(((CONV_TO_UVEC(s) + fixed_point.x) * fixed_point.y) >> fixed_point.z);
+}
+#elif USE_FIXED_POINT == 2
+/* shift = 0: the float path before float_end, the rounded division after it. (A build-time mode: PoCL turns a
+ * run-time branch between the two into both, and the division is 16 scalar divisions per chunk.) */
+CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, const float fixed_scale) {
   const uint d = fixed_point.y;
   const CONV_UVEC q = s / d;
   const CONV_UVEC exact = q - TILECL_CAT(as_uint, VEC)(2 * (s - q * d) > d); /* true is -1 */
@@ -388,12 +409,50 @@ CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, 
  * CONV_MACV (direct kernels, float) -- in two functions: the interior one (every tap of every element inside
  * the row: one unaligned vector load per tap, no checks), and the edge one (each element through the border
  * rule). */
+/* Tap loops over a build-time radius unroll (PoCL keeps a 9-tap loop otherwise: half its instructions are the
+ * loop's own). */
+#if RADIUS_X >= 0
+#define CONV_UNROLL_TAPS _Pragma("unroll")
+#define CONV_HELPER_RX(rx) RADIUS_X /* the radius in helper functions: a constant when it can be */
+#else
+#define CONV_UNROLL_TAPS
+#define CONV_HELPER_RX(rx) (rx)
+#endif
+
+#if USE_WINDOW && RADIUS_X >= 0
+/* The window of a chunk's row taps (VEC + 2 RADIUS_X CHANNELS elements from s) as CONV_WINDOW vectors, loaded and
+ * converted once; the vector of tap dx (elements dx * CHANNELS ..) is one of them or a constant shuffle of two
+ * neighbours. Chunks use it only when all CONV_WINDOW vectors lie inside the row (CONV_INNER). */
+#define CONV_WINDOW ((2 * RADIUS_X * CHANNELS + 2 * VEC - 1) / VEC)
+#define CONV_INNER(e0, row_e) ((e0)-RADIUS_X * CHANNELS >= 0 && (e0)-RADIUS_X * CHANNELS + CONV_WINDOW * VEC <= (row_e))
+#define CONV_TAP_VECTOR(w, dx)      \
+  (((dx)*CHANNELS) % VEC == 0       \
+       ? (w)[((dx)*CHANNELS) / VEC] \
+       : shuffle2((w)[((dx)*CHANNELS) / VEC], (w)[((dx)*CHANNELS) / VEC + 1], CONV_SHIFT((dx)*CHANNELS % VEC)))
+#define CONV_SHIFT(r) ((CONV_UVEC)(r) + TILECL_CAT(convert_uint, VEC)(CONV_LANES))
+
 CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0, __constant float* taps,
                                 const int rx) {
+  __global const DTYPE* s = row + e0 - RADIUS_X * CHANNELS;
+  CONV_FVEC w[CONV_WINDOW];
+#pragma unroll
+  for (int j = 0; j < CONV_WINDOW; ++j) w[j] = CONV_TO_FVEC(CONV_VLOAD(j, s));
+#pragma unroll
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc = CONV_MACV(acc, CONV_TAP_VECTOR(w, dx), taps[dx]);
+  return acc;
+}
+#else
+#define CONV_INNER(e0, row_e) ((e0)-CONV_RX * CHANNELS >= 0 && (e0) + VEC + CONV_RX * CHANNELS <= (row_e))
+
+CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0, __constant float* taps,
+                                const int radius) {
+  const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
+  CONV_UNROLL_TAPS
   for (int dx = 0; dx <= 2 * rx; ++dx) acc = CONV_MACV(acc, CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS)), taps[dx]);
   return acc;
 }
+#endif
 
 CONV_FVEC conv_direct_row_edge(const CONV_FVEC acc, __global const DTYPE* row, const int width, const int e0,
                                __constant float* taps, const int rx, const float border) {
@@ -409,12 +468,27 @@ CONV_FVEC conv_direct_row_edge(const CONV_FVEC acc, __global const DTYPE* row, c
 }
 
 /* The same for the separable kernels' row pass, from zero, in the accumulator type. */
+#if USE_WINDOW && RADIUS_X >= 0
 CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int rx) {
+  __global const DTYPE* s = row + e0 - RADIUS_X * CHANNELS;
+  CONV_AVEC w[CONV_WINDOW];
+#pragma unroll
+  for (int j = 0; j < CONV_WINDOW; ++j) w[j] = CONV_TO_AVEC(CONV_VLOAD(j, s));
+  CONV_AVEC acc = (CONV_ACC)0;
+#pragma unroll
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc += taps[dx] * CONV_TAP_VECTOR(w, dx);
+  return acc;
+}
+#else
+CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int radius) {
+  const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
   CONV_AVEC acc = (CONV_ACC)0;
+  CONV_UNROLL_TAPS
   for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_AVEC(CONV_VLOAD(0, s + dx * CHANNELS));
   return acc;
 }
+#endif
 
 CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant CONV_ACC* taps,
                         const int rx, const CONV_ACC border) {
@@ -492,7 +566,7 @@ __kernel void convolve_direct_vector(const int width, const int height, __global
   dst += dst_offset;
   const int rx = CONV_RX;
   const int ry = CONV_RY;
-  const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
+  const bool inner = CONV_INNER(e0, row_e);
   CONV_FVEC acc = 0.0f;
   for (int dy = 0; dy <= 2 * ry; ++dy) {
     __global const DTYPE* row = CONV_ROW_PTR(src, src_pitch, conv_row(y + dy - ry, height));
@@ -519,7 +593,7 @@ __kernel void convolve_rows_vector(const int width, const int height, __global c
   if (e0 >= row_e || y >= height) return;
   src += src_offset;
   const int rx = CONV_RX;
-  const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
+  const bool inner = CONV_INNER(e0, row_e);
   const CONV_AVEC acc =
       CONV_ROW_CHUNK(src + (long)y * src_pitch, width, e0, inner, row_filter, rx, (CONV_ACC)border_value);
   conv_store_acc(work + (long)y * work_pitch + e0, acc, row_e - e0, CONV_ALIGNED(work, work_pitch));
@@ -552,6 +626,12 @@ __kernel void convolve_cols_vector(const int width, const int height, __global c
 #endif
 
 #if CONV_HAS(5)
+/* The row pass of input row y (any integer: the border rule folds it) at the chunk e0; rows_inside: y needs no
+ * folding. */
+#define CONV_ROW_PASS(y)                                                                                    \
+  CONV_ROW_CHUNK(CONV_ROW_PTR(src, src_pitch, rows_inside ? (y) : conv_row((y), height)), width, e0, inner, \
+                 row_filter, rx, border)
+
 __kernel void convolve_separable_vector(const int width, const int height, __global const DTYPE* restrict src,
                                         const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                         const ulong dst_offset, const int dst_pitch,
@@ -568,26 +648,45 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
   const int rx = CONV_RX;
   const int ry = CONV_RY;
   const CONV_ACC border = (CONV_ACC)border_value;
-  const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
+  const bool inner = CONV_INNER(e0, row_e);
+  const bool rows_inside = y0 - ry >= 0 && y0 + WPT_Y + ry <= height; /* no row goes through the border rule */
+  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
+#if RADIUS_Y >= 0
+  /* A build-time radius: the 2 RADIUS_Y + 1 row-pass results an output row needs roll through registers, each
+   * input row filtered once per work-item, one column sum per output row. */
+  CONV_AVEC ring[2 * RADIUS_Y + 1];
+#pragma unroll
+  for (int j = 1; j <= 2 * RADIUS_Y; ++j) ring[j] = CONV_ROW_PASS(y0 - RADIUS_Y + j - 1);
+  for (int k = 0; k < WPT_Y && y0 + k < height; ++k) {
+#pragma unroll
+    for (int j = 0; j < 2 * RADIUS_Y; ++j) ring[j] = ring[j + 1];
+    ring[2 * RADIUS_Y] = CONV_ROW_PASS(y0 + k + RADIUS_Y);
+    CONV_AVEC acc = (CONV_ACC)0;
+#pragma unroll
+    for (int j = 0; j <= 2 * RADIUS_Y; ++j) acc += col_filter[j] * ring[j];
+    conv_store_dvec(dst + (long)(y0 + k) * dst_pitch + e0, conv_finish(acc, e0, fixed_point, fixed_scale), row_e - e0,
+                    aligned);
+  }
+#else
+  /* A run-time radius: each input row's row pass goes to the WPT_Y column sums it belongs to. */
   CONV_AVEC acc[WPT_Y];
 #pragma unroll
   for (int k = 0; k < WPT_Y; ++k) acc[k] = (CONV_ACC)0;
   for (int r = 0; r < WPT_Y + 2 * ry; ++r) {
-    __global const DTYPE* row = CONV_ROW_PTR(src, src_pitch, conv_row(y0 + r - ry, height));
-    const CONV_AVEC h = CONV_ROW_CHUNK(row, width, e0, inner, row_filter, rx, border);
+    const CONV_AVEC h = CONV_ROW_PASS(y0 + r - ry);
 #pragma unroll
     for (int k = 0; k < WPT_Y; ++k) {
       const int dy = r - k;
       if (dy >= 0 && dy <= 2 * ry) acc[k] += col_filter[dy] * h;
     }
   }
-  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
 #pragma unroll
   for (int k = 0; k < WPT_Y; ++k) {
     if (y0 + k < height)
       conv_store_dvec(dst + (long)(y0 + k) * dst_pitch + e0, conv_finish(acc[k], e0, fixed_point, fixed_scale),
                       row_e - e0, aligned);
   }
+#endif
 }
 
 #endif

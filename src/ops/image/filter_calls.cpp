@@ -87,10 +87,14 @@ FilterCall box_call(const FilterImages& images, std::size_t radius_x, std::size_
                     const FilterOptions& options, bool bytes) {
   const std::string op = filter_op_name(FilterOp::Box);
   const bool opencv = check_options(op, options, bytes);
-  const FilterShape shape{FilterForm::Separable, images.channels, checked_radius(op, "radius_x", radius_x),
-                          checked_radius(op, "radius_y", radius_y), opencv};
   const std::uint64_t taps =
       (2 * static_cast<std::uint64_t>(radius_x) + 1) * (2 * static_cast<std::uint64_t>(radius_y) + 1);
+  const FilterShape shape{FilterForm::Separable,
+                          images.channels,
+                          checked_radius(op, "radius_x", radius_x),
+                          checked_radius(op, "radius_y", radius_y),
+                          opencv,
+                          opencv && taps > 256};
   const std::string size_argument = radius_x >= radius_y ? "radius_x" : "radius_y";
   if (opencv && taps > kOpenCVBoxLimit)
     throw Error(op, size_argument, CL_INVALID_VALUE,
@@ -98,8 +102,8 @@ FilterCall box_call(const FilterImages& images, std::size_t radius_x, std::size_
                     " bytes per pixel in 32 bits");
   FilterCall call = call_of(FilterOp::Box, images, shape, options, bytes);
   if (opencv) {
-    call.row = TapWords(2 * radius_x + 1, 1);
-    call.column = TapWords(2 * radius_y + 1, 1);
+    call.row = fixed_tap_words(std::vector<std::uint32_t>(2 * radius_x + 1, 1), shape.dividing_finish);
+    call.column = fixed_tap_words(std::vector<std::uint32_t>(2 * radius_y + 1, 1), shape.dividing_finish);
   } else {
     call.row = tap_words(box_taps(radius_x));
     call.column = tap_words(box_taps(radius_y));
@@ -128,7 +132,8 @@ FilterCall gaussian_sigma_call(const FilterImages& images, double sigma, std::op
   const int r = checked_radius(op, radius_argument, *radius);
   FilterCall call = call_of(FilterOp::Gaussian, images,
                             FilterShape{FilterForm::Separable, images.channels, r, r, opencv}, options, bytes);
-  call.row = opencv ? opencv_gaussian_fixed(2 * *radius + 1, sigma) : tap_words(gaussian_blur_taps(sigma, *radius));
+  call.row = opencv ? fixed_tap_words(opencv_gaussian_fixed(2 * *radius + 1, sigma), false)
+                    : tap_words(gaussian_blur_taps(sigma, *radius));
   call.column = call.row;
   call.size_argument = radius_argument;
   return call;
@@ -142,9 +147,10 @@ FilterCall gaussian_kernel_call(const FilterImages& images, const GaussianKernel
   const FilterShape shape{FilterForm::Separable, images.channels, static_cast<int>(size.width / 2),
                           static_cast<int>(size.height / 2), opencv};
   FilterCall call = call_of(FilterOp::Gaussian, images, shape, options, bytes);
-  call.row = opencv ? opencv_gaussian_fixed(size.width, size.sigma_x) : opencv_float_taps(size.width, size.sigma_x);
-  call.column =
-      opencv ? opencv_gaussian_fixed(size.height, size.sigma_y) : opencv_float_taps(size.height, size.sigma_y);
+  call.row = opencv ? fixed_tap_words(opencv_gaussian_fixed(size.width, size.sigma_x), false)
+                    : opencv_float_taps(size.width, size.sigma_x);
+  call.column = opencv ? fixed_tap_words(opencv_gaussian_fixed(size.height, size.sigma_y), false)
+                       : opencv_float_taps(size.height, size.sigma_y);
   call.size_argument = size.width >= size.height ? "ksize_width" : "ksize_height";
   return call;
 }

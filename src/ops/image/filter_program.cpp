@@ -34,11 +34,14 @@ BuildOptions filter_build_options(const FilterShape& shape, Border border, const
   const bool fixed = fixed_radius(shape, plan.variant);
   options.define("RADIUS_X", fixed ? shape.radius_x : -1);
   options.define("RADIUS_Y", fixed ? shape.radius_y : -1);
-  if (shape.opencv) options.define(shape.form == FilterForm::Direct ? "USE_FMA" : "USE_FIXED_POINT", 1);
+  if (shape.opencv && shape.form == FilterForm::Direct) options.define("USE_FMA", 1);
+  if (shape.opencv && shape.form == FilterForm::Separable)
+    options.define("USE_FIXED_POINT", shape.dividing_finish ? 2 : 1);
   if (plan.variant == FilterVariant::Naive) return options;
   options.define("VEC", plan.vec);
   if (dtype.size == 1 && !shape.opencv) options.define("USE_ROUND_BY_ADD", plan.round_by_add ? 1 : 0);
   if (plan.variant == FilterVariant::Vector && shape.form == FilterForm::Separable) options.define("WPT_Y", plan.wpt_y);
+  if (plan.variant != FilterVariant::Tiled) options.define("USE_WINDOW", plan.window ? 1 : 0);
   if (plan.variant != FilterVariant::Tiled) return options;
   options.define("TILE_X", plan.tile_x);
   options.define("TILE_Y", plan.tile_y);
@@ -68,10 +71,10 @@ const std::map<std::string, std::vector<std::string>>& convolve_macro_table() {
     };
     return new std::map<std::string, std::vector<std::string>>{
         {"direct naive", with({"USE_FMA"})},
-        {"direct vector", with({"USE_FMA", "VEC", "USE_ROUND_BY_ADD"})},
+        {"direct vector", with({"USE_FMA", "VEC", "USE_ROUND_BY_ADD", "USE_WINDOW"})},
         {"direct tiled", with({"USE_FMA", "VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD"})},
-        {"separable two_pass", with({"USE_FIXED_POINT", "VEC", "USE_ROUND_BY_ADD"})},
-        {"separable vector", with({"USE_FIXED_POINT", "VEC", "USE_ROUND_BY_ADD", "WPT_Y"})},
+        {"separable two_pass", with({"USE_FIXED_POINT", "VEC", "USE_ROUND_BY_ADD", "USE_WINDOW"})},
+        {"separable vector", with({"USE_FIXED_POINT", "VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW"})},
         {"separable tiled", with({"USE_FIXED_POINT", "VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD",
                                   "USE_LOCAL_INPUT", "USE_PREFETCH"})}};
   }();

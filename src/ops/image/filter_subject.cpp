@@ -155,8 +155,10 @@ class FilterSubject : public TuningSubject {
     if (shape_.form == FilterForm::Direct) {
       bound_.first = bound_.second = upload_words(tap_words(taps_.direct));
     } else {
-      bound_.first = upload_words(fixed ? taps_.row_fixed : tap_words(taps_.row));
-      bound_.second = upload_words(fixed ? taps_.column_fixed : tap_words(taps_.column));
+      bound_.first =
+          upload_words(fixed ? fixed_tap_words(taps_.row_fixed, shape_.dividing_finish) : tap_words(taps_.row));
+      bound_.second =
+          upload_words(fixed ? fixed_tap_words(taps_.column_fixed, shape_.dividing_finish) : tap_words(taps_.column));
     }
   }
 
@@ -271,6 +273,7 @@ std::unique_ptr<TuningSubject> parse_filter_subject(FilterOp op, const std::stri
       throw Error(name, "shape", CL_INVALID_VALUE, "'" + parts[i] + "' in '" + shape + "': " + syntax);
     }
   }
+  filter_shape.dividing_finish = filter_shape.opencv && op == FilterOp::Box && filter.width * filter.height > 256;
   if (dtype == "uint8") return make_filter_subject<std::uint8_t>(op, image.width, image.height, filter_shape, border);
   if (dtype == "float") return make_filter_subject<float>(op, image.width, image.height, filter_shape, border);
   throw Error(name, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not uint8 or float");

@@ -22,6 +22,9 @@ struct FilterShape {
   // OpenCV's byte arithmetic (uint8 with Arithmetic::OpenCV): direct kernels sum with fused multiply-adds in
   // tap order (USE_FMA), separable ones in integers (USE_FIXED_POINT). Always false for float images.
   bool opencv = false;
+  // The separable kernels' finish under OpenCV's arithmetic: a shift (GaussianBlur, blur up to 256 taps) or a
+  // division (blur above 256 taps): USE_FIXED_POINT 1 or 2.
+  bool dividing_finish = false;
 };
 
 // How integer sums become bytes under USE_FIXED_POINT (kernels/convolve.cl, "Arithmetic").
@@ -64,6 +67,7 @@ struct FilterPlan {
   std::int64_t tile_x = 0, tile_y = 0, wpt_y = 1, pad = 0;  // WPT_Y also for the fused vector kernel
   bool local_input = false, prefetch = false;
   bool round_by_add = false;
+  bool window = false;              // USE_WINDOW (vector and two_pass)
   std::int64_t wg_x = 0, wg_y = 1;  // launch-only work-group of the non-tiled kernels (0: the driver's)
 };
 

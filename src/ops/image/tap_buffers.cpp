@@ -74,6 +74,11 @@ TapWords tap_words(const std::vector<float>& taps) {
   return words;
 }
 
+TapWords fixed_tap_words(const std::vector<std::uint32_t>& taps, bool dividing_finish) {
+  if (dividing_finish) return taps;
+  return tap_words(std::vector<float>(taps.begin(), taps.end()));
+}
+
 void check_constant_memory(const std::string& op, const std::string& argument, const QueueTarget& target,
                            std::uint64_t taps, const std::string& what) {
   const std::uint64_t limit = constant_memory_limit(target.device);

@@ -31,6 +31,9 @@ struct TapsArgument {
 // Host-built taps as 32-bit words: floats' bit patterns, or the integers of OpenCV's fixed-point arithmetic.
 using TapWords = std::vector<std::uint32_t>;
 TapWords tap_words(const std::vector<float>& taps);
+// Integer taps as the separable kernels read them under OpenCV's arithmetic: floats holding the integers
+// (USE_FIXED_POINT 1), or the integers themselves (2: the dividing finish).
+TapWords fixed_tap_words(const std::vector<std::uint32_t>& taps, bool dividing_finish);
 
 // The taps of all filters of a call must fit the constant memory together (some drivers place every
 // __constant argument of a kernel in one bank); `argument` names the size argument in the error.
