@@ -141,7 +141,9 @@
  *             read. 0: one unaligned vector load (and conversion) per tap; 1: the chunk's window is loaded and
  *             converted once, as whole vectors, and each tap's vector is a constant shuffle of two of them (a
  *             permute on CPUs). Chunks whose whole vectors would cross the row's end take the per-element path.
- *             Default 0.
+ *             Under PoCL on AVX-512 the shuffles cost more than the loads they save (9x9 Gaussian on bytes 1.1-1.3x,
+ *             5x5 filter2D on floats 2x slower, 2026-12-01; staging the window in private memory and loading each
+ *             tap from there was 2-2.5x slower): kept for the tuner and for other devices. Default 0.
  * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
  */
 

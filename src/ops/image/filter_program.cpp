@@ -41,7 +41,7 @@ BuildOptions filter_build_options(const FilterShape& shape, Border border, const
   options.define("VEC", plan.vec);
   if (dtype.size == 1 && !shape.opencv) options.define("USE_ROUND_BY_ADD", plan.round_by_add ? 1 : 0);
   if (plan.variant == FilterVariant::Vector && shape.form == FilterForm::Separable) options.define("WPT_Y", plan.wpt_y);
-  if (plan.variant != FilterVariant::Tiled) options.define("USE_WINDOW", plan.window ? 1 : 0);
+  if (plan.variant != FilterVariant::Tiled) options.define("USE_WINDOW", plan.window);
   if (plan.variant != FilterVariant::Tiled) return options;
   options.define("TILE_X", plan.tile_x);
   options.define("TILE_Y", plan.tile_y);

@@ -78,7 +78,7 @@ VariantSpace cpu_shaped(const std::string& variant, std::vector<Parameter> param
                         std::vector<Constraint> constraints, bool rounding) {
   // How an interior chunk reads its row taps: its window once and shuffles (1), or a load per tap (0).
   if (variant != "naive") {
-    parameters.push_back({"USE_WINDOW", {1, 0}});
+    parameters.push_back({"USE_WINDOW", {0, 1}});
     constraints.push_back(one_of("USE_WINDOW", {0, 1}));
   }
   if (rounding) {
@@ -156,7 +156,7 @@ Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype,
   const std::int64_t vec = std::clamp<std::int64_t>(static_cast<std::int64_t>(device.native_vector_width_float), 4, 16);
   Config config{"vector", {{"VEC", vec == 4 || vec == 8 || vec == 16 ? vec : 8}}};
   if (shape.form == FilterForm::Separable) config.values["WPT_Y"] = shape.radius_y <= kMaxFixedRadius ? 32 : 8;
-  config.values["USE_WINDOW"] = 1;
+  config.values["USE_WINDOW"] = 0;
   if (dtype.size == 1 && !shape.opencv) config.values["USE_ROUND_BY_ADD"] = 1;
   const Values work_group = work_group_default(128, 128, device.max_work_group_size);
   config.values.insert(work_group.begin(), work_group.end());
@@ -181,7 +181,7 @@ FilterPlan plan_of(const Config& config) {
   plan.local_input = value("USE_LOCAL_INPUT", 0) != 0;
   plan.prefetch = value("USE_PREFETCH", 0) != 0;
   plan.round_by_add = value("USE_ROUND_BY_ADD", 0) != 0;
-  plan.window = value("USE_WINDOW", 0) != 0;
+  plan.window = value("USE_WINDOW", 0);
   plan.wg_x = value("WG_X", 0);
   plan.wg_y = value("WG_Y", 1);
   return plan;
