@@ -164,10 +164,7 @@ Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype,
 }
 
 FilterPlan plan_of(const Config& config) {
-  auto value = [&config](const char* name, std::int64_t fallback) {
-    auto found = config.values.find(name);
-    return found == config.values.end() ? fallback : found->second;
-  };
+  auto value = [&config](const char* name, std::int64_t fallback) { return config_value(config, name, fallback); };
   FilterPlan plan;
   plan.variant = config.variant == "naive"      ? FilterVariant::Naive
                  : config.variant == "tiled"    ? FilterVariant::Tiled

@@ -38,8 +38,8 @@ std::vector<float> random_taps(std::size_t count, std::mt19937_64& random) {
 // The op's own taps for the blurs (a Gaussian of OpenCV's sigma for the size), random ones for the general
 // filters; integers under the OpenCV arithmetic.
 HostTaps subject_taps(FilterOp op, const FilterShape& shape, std::mt19937_64& random) {
-  const auto kw = static_cast<std::size_t>(2 * shape.radius_x + 1),
-             kh = static_cast<std::size_t>(2 * shape.radius_y + 1);
+  const std::size_t kw = 2 * static_cast<std::size_t>(shape.radius_x) + 1;
+  const std::size_t kh = 2 * static_cast<std::size_t>(shape.radius_y) + 1;
   HostTaps taps;
   switch (op) {
     case FilterOp::Convolve2d:

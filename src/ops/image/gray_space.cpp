@@ -93,10 +93,7 @@ Config rgb_to_gray_default_config(const DTypeInfo& dtype, const DeviceInfo& devi
 }
 
 GrayPlan gray_plan_of(const Config& config) {
-  auto value = [&config](const char* name, std::int64_t fallback) {
-    auto found = config.values.find(name);
-    return found == config.values.end() ? fallback : found->second;
-  };
+  auto value = [&config](const char* name, std::int64_t fallback) { return config_value(config, name, fallback); };
   GrayPlan plan;
   plan.variant = config.variant == "naive"   ? GrayVariant::Naive
                  : config.variant == "words" ? GrayVariant::Words

@@ -9,6 +9,11 @@
 
 namespace tilecl::detail {
 
+std::int64_t config_value(const Config& config, const char* name, std::int64_t fallback) {
+  auto found = config.values.find(name);
+  return found == config.values.end() ? fallback : found->second;
+}
+
 std::uint64_t image_extent(std::uint64_t pitch, std::uint64_t row_elements, std::uint64_t height) {
   return height == 0 ? 0 : pitch * (height - 1) + row_elements;
 }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "ops/image/filter_checks.hpp"
 #include "tilecl/error.hpp"
 
 namespace tilecl::detail {
@@ -37,15 +38,6 @@ void check_sigma(const std::string& op, const std::string& argument, double sigm
   if (!(sigma >= 0.0) || !std::isfinite(sigma))
     throw Error(op, argument, CL_INVALID_VALUE,
                 "sigma must be 0 (derived from the size) or positive and finite (it is " + std::to_string(sigma) + ")");
-}
-
-void check_size(const std::string& op, const std::string& argument, std::size_t size) {
-  if (size % 2 == 0)
-    throw Error(op, argument, CL_INVALID_VALUE,
-                std::to_string(size) + ": kernel sizes must be odd (the anchor is the centre tap)");
-  if (size > 2 * kMaxRadius + 1)
-    throw Error(op, argument, CL_INVALID_VALUE,
-                std::to_string(size) + " taps: at most " + std::to_string(2 * kMaxRadius + 1) + " are supported");
 }
 
 }  // namespace
@@ -115,8 +107,8 @@ GaussianSize resolve_gaussian(const std::string& op, const GaussianKernel& kerne
   if (size.width == 0 || size.height == 0)
     throw Error(op, size.width == 0 ? "sigma_x" : "sigma_y", CL_INVALID_VALUE,
                 "a kernel size of 0 needs a positive sigma to derive it from");
-  check_size(op, "ksize_width", size.width);
-  check_size(op, "ksize_height", size.height);
+  radius_of_length(op, "ksize_width", size.width);  // odd, and within the supported radius
+  radius_of_length(op, "ksize_height", size.height);
   return size;
 }
 
