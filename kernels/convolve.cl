@@ -411,13 +411,10 @@ CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, 
  * CONV_MACV (direct kernels, float) -- in two functions: the interior one (every tap of every element inside
  * the row: one unaligned vector load per tap, no checks), and the edge one (each element through the border
  * rule). */
-/* Tap loops over a build-time radius unroll (PoCL keeps a 9-tap loop otherwise: half its instructions are the
- * loop's own). */
+/* The radius in helper functions: a constant when it can be (the tap loop then has a constant trip count). */
 #if RADIUS_X >= 0
-#define CONV_UNROLL_TAPS _Pragma("unroll")
-#define CONV_HELPER_RX(rx) RADIUS_X /* the radius in helper functions: a constant when it can be */
+#define CONV_HELPER_RX(rx) RADIUS_X
 #else
-#define CONV_UNROLL_TAPS
 #define CONV_HELPER_RX(rx) (rx)
 #endif
 
@@ -450,7 +447,6 @@ CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const 
                                 const int radius) {
   const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
-  CONV_UNROLL_TAPS
   for (int dx = 0; dx <= 2 * rx; ++dx) acc = CONV_MACV(acc, CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS)), taps[dx]);
   return acc;
 }
@@ -486,7 +482,6 @@ CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CON
   const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
   CONV_AVEC acc = (CONV_ACC)0;
-  CONV_UNROLL_TAPS
   for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_AVEC(CONV_VLOAD(0, s + dx * CHANNELS));
   return acc;
 }
@@ -658,16 +653,21 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
    * input row filtered once per work-item, one column sum per output row. */
   CONV_AVEC ring[2 * RADIUS_Y + 1];
 #pragma unroll
-  for (int j = 1; j <= 2 * RADIUS_Y; ++j) ring[j] = CONV_ROW_PASS(y0 - RADIUS_Y + j - 1);
-  for (int k = 0; k < WPT_Y && y0 + k < height; ++k) {
+  for (int j = 0; j <= 2 * RADIUS_Y; ++j) ring[j] = (CONV_ACC)0;
+  /* One loop (one copy of the row pass: PoCL's compile time grows with each): rows y0 - RADIUS_Y .. first fill
+   * the ring, then each further row completes output row y0 + r - 2 RADIUS_Y. */
+  for (int r = 0; r < WPT_Y + 2 * RADIUS_Y && y0 + r - 2 * RADIUS_Y < height; ++r) {
 #pragma unroll
     for (int j = 0; j < 2 * RADIUS_Y; ++j) ring[j] = ring[j + 1];
-    ring[2 * RADIUS_Y] = CONV_ROW_PASS(y0 + k + RADIUS_Y);
-    CONV_AVEC acc = (CONV_ACC)0;
+    ring[2 * RADIUS_Y] = CONV_ROW_PASS(y0 - RADIUS_Y + r);
+    if (r >= 2 * RADIUS_Y) {
+      const int y = y0 + r - 2 * RADIUS_Y;
+      CONV_AVEC acc = (CONV_ACC)0;
 #pragma unroll
-    for (int j = 0; j <= 2 * RADIUS_Y; ++j) acc += col_filter[j] * ring[j];
-    conv_store_dvec(dst + (long)(y0 + k) * dst_pitch + e0, conv_finish(acc, e0, fixed_point, fixed_scale), row_e - e0,
-                    aligned);
+      for (int j = 0; j <= 2 * RADIUS_Y; ++j) acc += col_filter[j] * ring[j];
+      conv_store_dvec(dst + (long)y * dst_pitch + e0, conv_finish(acc, e0, fixed_point, fixed_scale), row_e - e0,
+                      aligned);
+    }
   }
 #else
   /* A run-time radius: each input row's row pass goes to the WPT_Y column sums it belongs to. */

@@ -1,10 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "ops/color.hpp"
@@ -284,6 +287,34 @@ TEST_SUITE("ops.color") {
         CHECK(bad == 0);
       }
     }
+  }
+
+  TEST_CASE("color: each variant's macros are the ones its kernel reads and its search space declares") {
+    std::ifstream file(test::source_directory() + "/kernels/color.cl");
+    std::stringstream text;
+    text << file.rdbuf();
+    const std::string source = text.str();
+    REQUIRE(!source.empty());
+    for (const auto& [variant, macros] : detail::color_macro_table())
+      for (const auto& macro : macros) {
+        CAPTURE(variant);
+        CAPTURE(macro);
+        CHECK(source.find("#ifndef " + macro + "\n") != std::string::npos);
+      }
+    for (const detail::DTypeInfo* dtype : {&detail::dtype_of<float>(), &detail::dtype_of<std::uint8_t>()})
+      for (const detail::GrayShape shape : {detail::GrayShape{3, false}, detail::GrayShape{4, true}}) {
+        const auto space = detail::rgb_to_gray_search_space(*dtype, shape);
+        for (const auto& config : space.enumerate(*device().info)) {
+          CAPTURE(config.to_string());
+          const auto& table = detail::color_macro_table().at(config.variant);
+          const auto options = detail::gray_build_options(*dtype, shape, detail::gray_plan_of(config));
+          for (const auto& [macro, value] : options.macros())
+            CHECK_MESSAGE(std::find(table.begin(), table.end(), macro) != table.end(), macro);
+          for (const auto& parameter : space.find(config.variant)->parameters)
+            if (parameter.kind == detail::ParameterKind::Build)
+              CHECK_MESSAGE(options.has(parameter.name), parameter.name);
+        }
+      }
   }
 
   TEST_CASE("color: a zero-sized image enqueues nothing and returns a null event") {
