@@ -989,16 +989,16 @@ TEST_SUITE("ops.convolve") {
       device().queue.enqueueWriteBuffer(workspace.buffer(), CL_TRUE, 0, zeros.size(), zeros.data());
     }
     // The sweep's programs (the first combination of each setting, and OpenCV's arithmetic), at sizes with
-    // interior and edge tiles of its 8 x 8, 16 x 8 and 8 x 16 tiles.
+    // interior and edge tiles of its 8 x 8 and 16 x 8 tiles (the 8 x 16 ones have interior columns).
     check_any(&kNaive, Filter{Op::Convolve2d, 1, Border::Zero, 1, 1}, false, {{3, 2}, {19, 11}});
     check_any(&kNaive, Filter{Op::Convolve2d, 4, Border::Reflect, 1, 2, 1.0, false, Arithmetic::OpenCV}, true,
               {{3, 2}, {19, 11}});
     for (const auto& setting : swept_settings()) {
       CAPTURE(setting.config.to_string());
       check_any(&setting.config, filter_of(setting, setting.first), kCombinations[setting.first].bytes,
-                {{3, 2}, {19, 11}, {35, 18}});
+                {{3, 2}, {19, 11}});
       if (setting.opencv)
-        check_any(&setting.config, filter_of(setting, setting.second, Arithmetic::OpenCV), true, {{3, 2}, {19, 11}});
+        check_any(&setting.config, filter_of(setting, setting.second, Arithmetic::OpenCV), true, {{19, 11}});
     }
   }
 }
