@@ -411,11 +411,14 @@ CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, 
  * CONV_MACV (direct kernels, float) -- in two functions: the interior one (every tap of every element inside
  * the row: one unaligned vector load per tap, no checks), and the edge one (each element through the border
  * rule). */
-/* The radius in helper functions: a constant when it can be (the tap loop then has a constant trip count). */
+/* The radius in helper functions: a constant when it can be, and then the tap loop unrolls (PoCL keeps a loop of
+ * 5 or 9 taps otherwise: half of its instructions are the loop's own). */
 #if RADIUS_X >= 0
 #define CONV_HELPER_RX(rx) RADIUS_X
+#define CONV_UNROLL_TAPS _Pragma("unroll")
 #else
 #define CONV_HELPER_RX(rx) (rx)
+#define CONV_UNROLL_TAPS
 #endif
 
 #if USE_WINDOW && RADIUS_X >= 0
@@ -447,6 +450,7 @@ CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const 
                                 const int radius) {
   const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
+  CONV_UNROLL_TAPS
   for (int dx = 0; dx <= 2 * rx; ++dx) acc = CONV_MACV(acc, CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS)), taps[dx]);
   return acc;
 }
@@ -482,6 +486,7 @@ CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CON
   const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
   CONV_AVEC acc = (CONV_ACC)0;
+  CONV_UNROLL_TAPS
   for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_AVEC(CONV_VLOAD(0, s + dx * CHANNELS));
   return acc;
 }
