@@ -83,7 +83,7 @@ void check_enum(const std::string& op, const std::string& argument, ReduceOp val
   check_enum_range(op, argument, value, ReduceOp::ArgMax, "tilecl::ReduceOp");
 }
 void check_enum(const std::string& op, const std::string& argument, Border value) {
-  check_enum_range(op, argument, value, Border::Wrap, "tilecl::Border");
+  check_enum_range(op, argument, value, Border::Constant, "tilecl::Border");
 }
 
 void check_wait_list(const std::string& op, const std::vector<cl::Event>* wait, const cl::Context& context) {

@@ -55,7 +55,8 @@ typedef enum tilecl_border {
   TILECL_BORDER_ZERO = 0,
   TILECL_BORDER_CLAMP = 1,
   TILECL_BORDER_MIRROR = 2,
-  TILECL_BORDER_WRAP = 3
+  TILECL_BORDER_WRAP = 3,
+  TILECL_BORDER_REFLECT = 4 /* OpenCV's BORDER_REFLECT: b a | a b c d | d c */
 } tilecl_border;
 
 /* --- Runtime -------------------------------------------------------------------------------------------- */

@@ -9,7 +9,8 @@
 static_assert(TILECL_BORDER_ZERO == static_cast<int>(tilecl::Border::Zero) &&
                   TILECL_BORDER_CLAMP == static_cast<int>(tilecl::Border::Clamp) &&
                   TILECL_BORDER_MIRROR == static_cast<int>(tilecl::Border::Mirror) &&
-                  TILECL_BORDER_WRAP == static_cast<int>(tilecl::Border::Wrap),
+                  TILECL_BORDER_WRAP == static_cast<int>(tilecl::Border::Wrap) &&
+                  TILECL_BORDER_REFLECT == static_cast<int>(tilecl::Border::Reflect),
               "tilecl_border and tilecl::Border must list the same borders in the same order");
 
 namespace tilecl::c_api {

@@ -546,7 +546,7 @@ void add_image_rows(Catalogue& cat, const Call& valid) {
   cat.add("dst offset + image overflows 64 bits", "dst", kInvalidValue, valid, [](Call& c) { c.dst_offset = kHuge; });
   cat.add("2 channels", "channels", kInvalidValue, valid, [](Call& c) { c.channels = 2; });
   cat.add("0 channels with width = 0", "channels", kInvalidValue, valid, [](Call& c) { c.channels = 0, c.width = 0; });
-  cat.add("Border out of range", "border", kInvalidValue, valid, [](Call& c) { c.border = static_cast<Border>(4); });
+  cat.add("Border out of range", "border", kInvalidValue, valid, [](Call& c) { c.border = static_cast<Border>(9); });
   cat.add("negative Border with height = 0", "border", kInvalidValue, valid,
           [](Call& c) { c.border = static_cast<Border>(-1), c.height = 0; });
   cat.add("in place (dst is src)", "dst", kOverlap, valid, [](Call& c) { c.dst = &objects().input; });
