@@ -39,7 +39,7 @@
  *                 global (roundup(ceil(N / WPT_N), lx), roundup(ceil(M / WPT_M), ly), G), local (lx, ly, 1)
  *                 launch-only; group z handles matrices z, z + G, ...
  *
- * Macros (every one has a default; a program holds both kernels)
+ * Macros (every one has a default)
  *   DTYPE        compute and accumulation type: float or double.                                  default float
  *   STORAGE      element type in memory; every access goes through BT_LOAD / BT_VLOADU / BT_STORE /
  *                BT_VSTOREU, so a narrower storage type (half through vload_half) changes those macros
@@ -54,6 +54,9 @@
  *                memory.                                                                           default 1
  *   PAD          gemm_batched_tiled: local padding in elements, >= 0 (1 avoids bank conflicts).   default 1
  *   VEC          gemm_batched_cpu: vector width 1, 2, 4, 8 or 16.                                   default 8
+ *   VARIANT      the kernels a program holds: 0 both, 1 gemm_batched_tiled, 2 gemm_batched_cpu (PoCL turns
+ *                every kernel of a program into machine code when one is first launched; a program per
+ *                variant halves that).                                                             default 0
  */
 
 #ifndef DTYPE
@@ -95,6 +98,10 @@
 #ifndef VEC
 #define VEC 8
 #endif
+#ifndef VARIANT
+#define VARIANT 0
+#endif
+#define BT_HAS(variant) (VARIANT == 0 || VARIANT == (variant))
 
 /* The helpers hold their caller's accumulators: inline them, or the accumulators go to memory. */
 #define BT_INLINE inline __attribute__((always_inline))
@@ -171,6 +178,8 @@ BT_INLINE void bt_store(__global STORAGE* c, const DTYPE value, const DTYPE alph
 
 /* ---- gemm_batched_tiled ------------------------------------------------------------------------ */
 
+#if BT_HAS(1)
+
 #define BT_WG_X BT_AT_LEAST_1(TILE_N / WPT_N)
 #define BT_WG_Y BT_AT_LEAST_1(TILE_M / WPT_M)
 #define BT_THREADS (BT_WG_X * BT_WG_Y)
@@ -179,7 +188,8 @@ BT_INLINE void bt_store(__global STORAGE* c, const DTYPE value, const DTYPE alph
 
 /* One K step of a matrix's operands into local memory: op(A) k-major (a_tile[k][m]) and op(B) (b_tile[k][n]).
  * Consecutive work-items read consecutive elements of a stored row; elements outside the matrix, and every
- * element when `reads` is 0, are zero. */
+ * element when `reads` is 0, are zero. Remainders are written as e - q * d: LLVM turns a division and
+ * remainder pair into a `freeze`, which oclgrind's uninitialized-value checker does not support. */
 BT_INLINE void bt_load_tiles(const __global STORAGE* a, const __global STORAGE* b, const int lda, const int ldb,
                              const int M, const int N, const int K, const int m0, const int n0, const int k0,
                              const int lid, const int reads, __local DTYPE (*a_tile)[TILE_M + PAD],
@@ -189,9 +199,9 @@ BT_INLINE void bt_load_tiles(const __global STORAGE* a, const __global STORAGE* 
     const int e = lid + l * BT_THREADS;
     if (e < TILE_M * TILE_K) {
 #if TRANS_A == 0
-      const int mm = e / TILE_K, kk = e % TILE_K;
+      const int mm = e / TILE_K, kk = e - mm * TILE_K;
 #else
-      const int kk = e / TILE_M, mm = e % TILE_M;
+      const int kk = e / TILE_M, mm = e - kk * TILE_M;
 #endif
       const int m = m0 + mm, k = k0 + kk;
       a_tile[kk][mm] = (reads && m < M && k < K) ? BT_LOAD(a + BT_A_INDEX(m, k)) : (DTYPE)0;
@@ -202,9 +212,9 @@ BT_INLINE void bt_load_tiles(const __global STORAGE* a, const __global STORAGE* 
     const int e = lid + l * BT_THREADS;
     if (e < TILE_N * TILE_K) {
 #if TRANS_B == 0
-      const int kk = e / TILE_N, nn = e % TILE_N;
+      const int kk = e / TILE_N, nn = e - kk * TILE_N;
 #else
-      const int nn = e / TILE_K, kk = e % TILE_K;
+      const int nn = e / TILE_K, kk = e - nn * TILE_K;
 #endif
       const int n = n0 + nn, k = k0 + kk;
       b_tile[kk][nn] = (reads && n < N && k < K) ? BT_LOAD(b + BT_B_INDEX(k, n)) : (DTYPE)0;
@@ -222,7 +232,8 @@ __kernel __attribute__((reqd_work_group_size(BT_WG_X, BT_WG_Y, MATS))) void gemm
   const int tx = (int)get_local_id(0), ty = (int)get_local_id(1), tz = (int)get_local_id(2);
   const int lid = ty * BT_WG_X + tx;
   const int tiles_n = (N + TILE_N - 1) / TILE_N, tile = (int)get_group_id(0);
-  const int n0 = tile % tiles_n * TILE_N, m0 = tile / tiles_n * TILE_M;
+  const int tile_m = tile / tiles_n;
+  const int n0 = (tile - tile_m * tiles_n) * TILE_N, m0 = tile_m * TILE_M;
   const int step = (int)get_num_groups(2) * MATS;
   /* Every work-item of the group runs the same iterations (barriers inside); a z-slice past the batch loads
    * zeros and stores nothing. */
@@ -269,7 +280,11 @@ __kernel __attribute__((reqd_work_group_size(BT_WG_X, BT_WG_Y, MATS))) void gemm
   }
 }
 
+#endif /* BT_HAS(1) */
+
 /* ---- gemm_batched_cpu -------------------------------------------------------------------------- */
+
+#if BT_HAS(2)
 
 #define BT_CPU_VN BT_AT_LEAST_1(WPT_N / VEC)
 
@@ -345,3 +360,5 @@ __kernel void gemm_batched_cpu(const int M, const int N, const int K, const DTYP
     }
   }
 }
+
+#endif /* BT_HAS(2) */

@@ -46,7 +46,7 @@
  * gemv_dots and gemv_columns take: rows, cols, alpha, R, r_offset, ldr, X, x_offset, ldx, beta, Y, y_offset,
  * ldy, incy, k_slice, W, w_offset, w_stride. They need rows, cols >= 1; Y must not overlap R or X.
  *
- * Macros (every one has a default; a program holds every kernel of the file)
+ * Macros (every one has a default)
  *   DTYPE        compute and accumulation type: float or double.                                default float
  *   STORAGE      element type in memory. Every access goes through GEMV_LOAD / GEMV_VLOAD / GEMV_STORE, so
  *                a narrower storage type (half through vload_half) changes those macros only; today it
@@ -59,6 +59,9 @@
  *                (gemv_columns).                                                                     default 1
  *   UNROLL       loads in flight per work-item: vectors per row and step (gemv_dots), rows per step
  *                (gemv_columns); >= 1.                                                               default 4
+ *   FORM         the main kernel a program holds beside the helpers: 0 both, 1 gemv_dots, 2 gemv_columns
+ *                (PoCL turns every kernel of a program into machine code; a program serves one form).
+ *                                                                                                    default 0
  */
 
 #ifndef DTYPE
@@ -85,27 +88,17 @@
 #ifndef UNROLL
 #define UNROLL 4
 #endif
+#ifndef FORM
+#define FORM 0
+#endif
 
 /* The helpers hold their caller's accumulators: inline them, or the accumulators go to memory. */
 #define GEMV_INLINE inline __attribute__((always_inline))
 
 #if VEC == 1
 #define VTYPE DTYPE
-#define GEMV_VSUM(v) (v)
 #else
 #define VTYPE TILECL_CAT(DTYPE, VEC)
-#endif
-#if VEC == 2
-#define GEMV_VSUM(v) ((v).s0 + (v).s1)
-#elif VEC == 4
-#define GEMV_VSUM(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
-#elif VEC == 8
-#define GEMV_VSUM4(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
-#define GEMV_VSUM(v) (GEMV_VSUM4((v).lo) + GEMV_VSUM4((v).hi))
-#elif VEC == 16
-#define GEMV_VSUM4(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
-#define GEMV_VSUM8(v) (GEMV_VSUM4((v).lo) + GEMV_VSUM4((v).hi))
-#define GEMV_VSUM(v) (GEMV_VSUM8((v).lo) + GEMV_VSUM8((v).hi))
 #endif
 
 /* Memory access: a scalar, an aligned vector of VEC elements, a scalar store. */
@@ -118,6 +111,17 @@ typedef union {
   VTYPE v;
   DTYPE s[VEC];
 } gemv_vec_t;
+
+/* The sum of a vector's elements (through the union: oclgrind's uninitialized-value checker does not follow
+ * swizzles of partial vectors). */
+GEMV_INLINE DTYPE gemv_vector_sum(const VTYPE value) {
+  gemv_vec_t u;
+  u.v = value;
+  DTYPE total = 0;
+#pragma unroll
+  for (int e = 0; e < VEC; ++e) total += u.s[e];
+  return total;
+}
 
 /* y = alpha * sum + beta * y; y is not read when beta == 0. */
 GEMV_INLINE void gemv_store(__global STORAGE* y, const DTYPE sum, const DTYPE alpha, const DTYPE beta) {
@@ -141,6 +145,8 @@ GEMV_INLINE void gemv_emit(const int i, const int v, const int length, const DTY
 }
 
 /* ---- gemv_dots ---------------------------------------------------------------------------------- */
+
+#if FORM == 0 || FORM == 1
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemv_dots(
     const int rows, const int cols, const DTYPE alpha, const __global STORAGE* restrict R, const ulong r_offset,
@@ -196,7 +202,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemv_dots(
 #pragma unroll
   for (int i = 0; i < WPT; ++i) {
 #pragma unroll
-    for (int v = 0; v < NUM_VECTORS; ++v) sum[i][v] = GEMV_VSUM(acc[i][v]);
+    for (int v = 0; v < NUM_VECTORS; ++v) sum[i][v] = gemv_vector_sum(acc[i][v]);
   }
   for (int t = vector_end + tx; t < end; t += WG_X) {
 #pragma unroll
@@ -241,7 +247,11 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemv_dots(
   }
 }
 
+#endif /* FORM 1 */
+
 /* ---- gemv_columns ------------------------------------------------------------------------------- */
+
+#if FORM == 0 || FORM == 2
 
 /* Vector j of this work-item's columns in one row: whole, or gathered with the columns clamped. */
 GEMV_INLINE VTYPE gemv_row_vector(const __global STORAGE* row, const int c, const int cols) {
@@ -336,6 +346,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemv_columns(
     }
   }
 }
+
+#endif /* FORM 2 */
 
 /* ---- helpers ------------------------------------------------------------------------------------ */
 

@@ -181,6 +181,7 @@ BuildOptions gemm_batched_build_options(const DTypeInfo& dtype, const Config& co
   options.define("TRANS_A", trans_a ? 1 : 0);
   options.define("TRANS_B", trans_b ? 1 : 0);
   options.define("USE_OFFSETS", per_matrix ? 1 : 0);
+  options.define("VARIANT", config.variant == "tiled" ? 1 : 2);  // only the configuration's kernel
   space.add_build_macros(config, options);
   return options;
 }

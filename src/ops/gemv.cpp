@@ -110,16 +110,18 @@ cl::NDRange helper_global(const cl::NDRange& local, std::uint64_t length, std::u
 }
 
 std::shared_ptr<CompiledProgram> program_for(const QueueTarget& target, const DTypeInfo& dtype, const Config& config,
-                                             std::uint64_t vectors) {
-  return ProgramCache::instance().get(target.context, target.device, "gemv", gemv_build_options(dtype, config, vectors),
-                                      kOp);
+                                             const GemvProblem& p) {
+  return ProgramCache::instance().get(target.context, target.device, "gemv",
+                                      gemv_build_options(dtype, config, p.form, p.vectors), kOp);
 }
 
-// y = beta * y: gemv_reduce over zero slices (R and X are not read).
+// y = beta * y: gemv_reduce over zero slices (R and X are not read), in the program of the given configuration
+// or, when none is given, of the bucket's default (the scaling alone needs no tuned choice).
 template <typename T>
-void enqueue_scale(const QueueTarget& target, LaunchSequence& chain, const GemvProblem& p, T beta) {
-  auto program =
-      program_for(target, dtype_of<T>(), gemv_default_config(dtype_of<T>(), gemv_bucket(p), *target.info), p.vectors);
+void enqueue_scale(const QueueTarget& target, LaunchSequence& chain, const GemvProblem& p, T beta,
+                   const Config* config) {
+  const Config chosen = config != nullptr ? *config : gemv_default_config(dtype_of<T>(), gemv_bucket(p), *target.info);
+  auto program = program_for(target, dtype_of<T>(), chosen, p);
   const cl::NDRange local = helper_local(*target.info);
   chain.launch(*program, "gemv_reduce", helper_global(local, p.length(), p.vectors), local,
                static_cast<cl_int>(p.length()), cl_int{0}, *p.y, cl_ulong{0}, cl_int{0}, T(0), beta, *p.y,
@@ -129,7 +131,7 @@ void enqueue_scale(const QueueTarget& target, LaunchSequence& chain, const GemvP
 template <typename T>
 void enqueue_product(const QueueTarget& target, LaunchSequence& chain, const GemvProblem& p, const Plan& plan, T alpha,
                      T beta, cl::Buffer* scratch) {
-  auto program = program_for(target, dtype_of<T>(), plan.config, p.vectors);
+  auto program = program_for(target, dtype_of<T>(), plan.config, p);
   const cl::NDRange helper = helper_local(*target.info);
   const cl::Buffer* x = p.x;
   std::uint64_t x_offset = p.x_offset, ldx = p.ldx;
@@ -274,12 +276,12 @@ cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const
                 std::to_string(p.vectors) + " vectors: one launch takes 1 to " + std::to_string(kMaxGemvVectors));
   if (alpha == T(0) || p.depth() == 0) {
     LaunchSequence chain(kOp, queue, wait, events);
-    enqueue_scale<T>(target, chain, p, beta);
+    enqueue_scale<T>(target, chain, p, beta, config);
     return chain.last();
   }
   const Plan plan = plan_for(p, resolve_config<T>(target, p, config), *target.info);
   // The program is built before the workspace is leased: a compile never holds the workspace's lock.
-  program_for(target, dtype_of<T>(), plan.config, p.vectors);
+  program_for(target, dtype_of<T>(), plan.config, p);
   std::unique_ptr<WorkspaceLease> lease;
   if (plan.workspace > 0)
     lease = std::make_unique<WorkspaceLease>(

@@ -69,7 +69,7 @@ class GemvSubject : public TuningSubject {
     return gemv_default_config(dtype_of<T>(), bucket_, device);
   }
   BuildOptions build_options(const Config& config) const override {
-    return gemv_build_options(dtype_of<T>(), config, shape_.vectors);
+    return gemv_build_options(dtype_of<T>(), config, shape_.form, shape_.vectors);
   }
 
   void prepare(const cl::CommandQueue& queue, std::uint64_t seed) override {

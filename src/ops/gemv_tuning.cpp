@@ -126,11 +126,12 @@ Config gemv_default_config(const DTypeInfo& dtype, const std::string& bucket, co
   return config;
 }
 
-BuildOptions gemv_build_options(const DTypeInfo& dtype, const Config& config, std::uint64_t vectors) {
+BuildOptions gemv_build_options(const DTypeInfo& dtype, const Config& config, GemvForm form, std::uint64_t vectors) {
   BuildOptions options;
   options.define("DTYPE", dtype.cl_type);
   options.define("STORAGE", dtype.cl_type);
   options.define("NUM_VECTORS", static_cast<std::int64_t>(vectors));
+  options.define("FORM", form == GemvForm::Dots ? 1 : 2);
   for (const char* name : {"VEC", "WPT", "WG_X", "WG_Y", "UNROLL"}) options.define(name, config.value(name));
   return options;
 }

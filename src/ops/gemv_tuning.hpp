@@ -23,8 +23,9 @@ struct GemvBucketShape {
 // Throws tilecl::Error for an unknown bucket.
 const GemvBucketShape& gemv_bucket_problem(const std::string& bucket);
 
-// DTYPE, STORAGE, NUM_VECTORS and the configuration's build parameters.
-BuildOptions gemv_build_options(const DTypeInfo& dtype, const Config& config, std::uint64_t vectors);
+// DTYPE, STORAGE, NUM_VECTORS, FORM (the program holds only the form's main kernel) and the configuration's
+// build parameters.
+BuildOptions gemv_build_options(const DTypeInfo& dtype, const Config& config, GemvForm form, std::uint64_t vectors);
 
 // The subject the tuning service resolves a call of `bucket` with; throws tilecl::Error for an unknown dtype
 // or bucket.

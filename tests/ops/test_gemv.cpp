@@ -230,7 +230,7 @@ TEST_SUITE("ops.gemv") {
   }
 
   TEST_CASE("gemv: the public API with its own parameters, float and double, in every bucket's size class") {
-    const std::vector<std::array<std::size_t, 2>> shapes{{300, 200}, {1500, 1200}, {4200, 4100}};
+    const std::vector<std::array<std::size_t, 2>> shapes{{300, 200}, {1500, 1200}, {4100, 4099}};
     for (const auto& shape : shapes) {
       for (Transpose trans : {Transpose::No, Transpose::Yes}) {
         Problem p;
@@ -246,7 +246,7 @@ TEST_SUITE("ops.gemv") {
 
   TEST_CASE("gemv: double through both forms and several settings") {
     if (!device().info->fp64) return;  // the refusal is in reliability.bad_input
-    for (const auto& config : {settings()[0], settings()[1], settings()[3]}) {
+    for (const auto& config : {settings()[0], settings()[1]}) {
       CAPTURE(config.to_string());
       for (Transpose trans : {Transpose::No, Transpose::Yes}) {
         Problem p;
@@ -266,11 +266,11 @@ TEST_SUITE("ops.gemv") {
             check_gemm_as_gemv<float>(&config, layout, ta, tb, 89, 8, 61, 0.5);
           }
     }
-    // One vector, both small (the smaller decides), k = 0 (C = beta C), and the public choice of parameters.
-    check_gemm_as_gemv<float>(&settings()[2], Layout::RowMajor, Transpose::No, Transpose::No, 1, 300, 45, 1.0);
-    check_gemm_as_gemv<float>(&settings()[2], Layout::RowMajor, Transpose::No, Transpose::Yes, 6, 4, 700, 0.0);
-    check_gemm_as_gemv<float>(nullptr, Layout::ColMajor, Transpose::Yes, Transpose::No, 7, 50, 0, -2.0);
-    check_gemm_as_gemv<float>(nullptr, Layout::RowMajor, Transpose::Yes, Transpose::Yes, 120, 5, 77, 0.5);
+    // One vector, both small (the smaller decides), k = 0 (C = beta C), the most vectors (the programs above).
+    check_gemm_as_gemv<float>(&settings()[0], Layout::RowMajor, Transpose::No, Transpose::No, 1, 300, 45, 1.0);
+    check_gemm_as_gemv<float>(&settings()[0], Layout::RowMajor, Transpose::No, Transpose::Yes, 3, 4, 700, 0.0);
+    check_gemm_as_gemv<float>(&settings()[1], Layout::ColMajor, Transpose::Yes, Transpose::No, 50, 3, 0, -2.0);
+    check_gemm_as_gemv<float>(&settings()[1], Layout::RowMajor, Transpose::Yes, Transpose::Yes, 120, 8, 77, 0.5);
     cl::Buffer tiny(device().context, CL_MEM_READ_WRITE, 4);
     CHECK_FALSE(detail::gemv_problem_of_gemm(Layout::RowMajor, Transpose::No, Transpose::No, 9, 9, 9, tiny, 0, 9, tiny,
                                              0, 9, tiny, 0, 9)
@@ -308,14 +308,13 @@ TEST_SUITE("ops.gemv") {
       CHECK_THROWS_AS(op.make_subject("float", bad), Error);
     }
     CHECK_THROWS_AS(op.make_subject("int32", "10x10"), Error);
-    for (const char* bucket : {"dots,<2^20", "columns,<2^20", "columns,multi"}) {
+    for (const char* bucket : {"dots,<2^20", "columns,multi"}) {
       auto subject = detail::make_gemv_subject("float", bucket);
       subject->prepare(device().queue, 7);
-      for (const auto& config : {subject->default_config(*device().info), settings()[3]}) {
-        INFO(bucket << ": " << config.to_string());
-        CHECK(subject->verify(device().queue, config) == "");
-        CHECK(subject->run(device().queue, config).size() >= 1);
-      }
+      const Config config = subject->default_config(*device().info);
+      INFO(bucket << ": " << config.to_string());
+      CHECK(subject->verify(device().queue, config) == "");
+      CHECK(subject->run(device().queue, config).size() >= 1);
     }
   }
 

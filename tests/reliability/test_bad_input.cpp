@@ -1015,8 +1015,6 @@ namespace {
 std::vector<ZeroSized> blas_zero_sized_calls() {
   cl::CommandQueue& q = objects().queue;
   const cl::Buffer& none = objects().null_buffer;
-  const std::vector<float> no_scalars;
-  const std::vector<std::size_t> no_offsets;
   return {
       {"gemv m = 0, null a and x",
        [&](cl::Buffer& out, std::size_t at) {
@@ -1039,6 +1037,8 @@ std::vector<ZeroSized> blas_zero_sized_calls() {
        }},
       {"gemm_batched of no matrices",
        [&](cl::Buffer& out, std::size_t) {
+         const std::vector<float> no_scalars;
+         const std::vector<std::size_t> no_offsets;
          return gemm_batched<float>(q, Layout::RowMajor, Transpose::No, Transpose::No, 4, 4, 4, no_scalars, none,
                                     no_offsets, 4, none, no_offsets, 4, no_scalars, out, no_offsets, 4);
        }},
