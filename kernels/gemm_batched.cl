@@ -24,10 +24,12 @@
  *                 TILE_M x TILE_N of one matrix's C (the whole matrix when it fits: small matrices are computed
  *                 by one work-group, several per work-group when MATS > 1) and walks K in steps of TILE_K
  *                 through local tiles of op(A) (k-major) and op(B), PAD elements of padding per local row.
- *                 Work-item (tx, ty) computes the WPT_M x WPT_N outputs at tile rows ty + i * BT_WG_Y and
- *                 columns tx + j * BT_WG_X (neighbouring work-items read neighbouring local elements and write
- *                 neighbouring elements of C). Global loads are scalar, coalesced along the stored rows and
- *                 guarded (zero outside the matrix): any sizes, offsets, strides and leading dimensions.
+ *                 Work-item (tx, ty) computes WPT_M x WPT_N outputs: USE_LOCAL_VECTORS 0 at tile rows
+ *                 ty + i * BT_WG_Y and columns tx + j * BT_WG_X (scalar local reads, neighbouring work-items on
+ *                 neighbouring elements); 1 at rows ty * WPT_M + i and columns tx * WPT_N + j, read from local
+ *                 memory LOCAL_VEC at a time (a quarter of the local reads for float). Global loads are
+ *                 scalar, coalesced along the stored rows and guarded (zero outside the matrix): any sizes,
+ *                 offsets, strides and leading dimensions.
  *                 local (BT_WG_X, BT_WG_Y, MATS); global (ceil(M / TILE_M) * ceil(N / TILE_N) * BT_WG_X,
  *                 BT_WG_Y, G * MATS): group x is tile (x / tiles_n, x % tiles_n) of C, and G groups along z
  *                 (G <= 32768: CUDA-based drivers limit the grid's y and z extents) take matrices
@@ -52,7 +54,13 @@
  *   MATS         gemm_batched_tiled: matrices per work-group (its z size), >= 1; BT_WG_X * BT_WG_Y * MATS <=
  *                max work-group size; MATS * TILE_K * (TILE_M + TILE_N + 2 * PAD) elements fit local
  *                memory.                                                                           default 1
- *   PAD          gemm_batched_tiled: local padding in elements, >= 0 (1 avoids bank conflicts).   default 1
+ *   PAD          gemm_batched_tiled: local padding in elements, >= 0 (1 avoids bank conflicts on the
+ *                stores of a transposed tile; with USE_LOCAL_VECTORS, TILE_M + PAD and TILE_N + PAD are
+ *                multiples of LOCAL_VEC, e.g. 0 or 4).                                              default 1
+ *   USE_LOCAL_VECTORS  0/1, gemm_batched_tiled: outputs owned in contiguous runs and read from local
+ *                memory as vectors (WPT_M and WPT_N multiples of LOCAL_VEC), see above.            default 0
+ *   LOCAL_VEC    width of those local reads: 16 bytes of DTYPE, so 4 for float, 2 for double (set by the
+ *                host from the element size; 1, 2 or 4).                                           default 4
  *   VEC          gemm_batched_cpu: vector width 1, 2, 4, 8 or 16.                                   default 8
  *   VARIANT      the kernels a program holds: 0 both, 1 gemm_batched_tiled, 2 gemm_batched_cpu (PoCL turns
  *                every kernel of a program into machine code when one is first launched; a program per
@@ -97,6 +105,12 @@
 #endif
 #ifndef VEC
 #define VEC 8
+#endif
+#ifndef USE_LOCAL_VECTORS
+#define USE_LOCAL_VECTORS 0
+#endif
+#ifndef LOCAL_VEC
+#define LOCAL_VEC 4
 #endif
 #ifndef VARIANT
 #define VARIANT 0
@@ -186,6 +200,43 @@ BT_INLINE void bt_store(__global STORAGE* c, const DTYPE value, const DTYPE alph
 #define BT_LOADS_A ((TILE_M * TILE_K + BT_THREADS - 1) / BT_THREADS)
 #define BT_LOADS_B ((TILE_N * TILE_K + BT_THREADS - 1) / BT_THREADS)
 
+/* The tile row and column of a work-item's output (i, j). */
+#if USE_LOCAL_VECTORS
+#define BT_ROW(i) (ty * WPT_M + (i))
+#define BT_COL(j) (tx * WPT_N + (j))
+#else
+#define BT_ROW(i) (ty + (i)*BT_WG_Y)
+#define BT_COL(j) (tx + (j)*BT_WG_X)
+#endif
+
+#if LOCAL_VEC == 1
+#define LVTYPE DTYPE
+#else
+#define LVTYPE TILECL_CAT(DTYPE, LOCAL_VEC)
+#endif
+typedef union {
+  LVTYPE v;
+  DTYPE s[LOCAL_VEC];
+} bt_local_vec_t;
+
+/* `count` values of one local row from `first`: LOCAL_VEC at a time with USE_LOCAL_VECTORS (first and the row
+ * are aligned then), else `step` apart one by one. */
+BT_INLINE void bt_read_local(const __local DTYPE* row, const int first, const int step, const int count,
+                             DTYPE* values) {
+#if USE_LOCAL_VECTORS
+#pragma unroll
+  for (int q = 0; q < count / LOCAL_VEC; ++q) {
+    bt_local_vec_t u;
+    u.v = *(const __local LVTYPE*)(row + first + q * LOCAL_VEC);
+#pragma unroll
+    for (int e = 0; e < LOCAL_VEC; ++e) values[q * LOCAL_VEC + e] = u.s[e];
+  }
+#else
+#pragma unroll
+  for (int i = 0; i < count; ++i) values[i] = row[first + i * step];
+#endif
+}
+
 /* One K step of a matrix's operands into local memory: op(A) k-major (a_tile[k][m]) and op(B) (b_tile[k][n]).
  * Consecutive work-items read consecutive elements of a stored row; elements outside the matrix, and every
  * element when `reads` is 0, are zero. Remainders are written as e - q * d: LLVM turns a division and
@@ -254,10 +305,8 @@ __kernel __attribute__((reqd_work_group_size(BT_WG_X, BT_WG_Y, MATS))) void gemm
 #pragma unroll
       for (int kk = 0; kk < TILE_K; ++kk) {
         DTYPE a[WPT_M], b[WPT_N];
-#pragma unroll
-        for (int i = 0; i < WPT_M; ++i) a[i] = a_tiles[tz][kk][ty + i * BT_WG_Y];
-#pragma unroll
-        for (int j = 0; j < WPT_N; ++j) b[j] = b_tiles[tz][kk][tx + j * BT_WG_X];
+        bt_read_local(a_tiles[tz][kk], BT_ROW(0), BT_WG_Y, WPT_M, a);
+        bt_read_local(b_tiles[tz][kk], BT_COL(0), BT_WG_X, WPT_N, b);
 #pragma unroll
         for (int i = 0; i < WPT_M; ++i) {
 #pragma unroll
@@ -270,10 +319,10 @@ __kernel __attribute__((reqd_work_group_size(BT_WG_X, BT_WG_Y, MATS))) void gemm
     __global STORAGE* c = C + matrix.c;
 #pragma unroll
     for (int i = 0; i < WPT_M; ++i) {
-      const int m = m0 + ty + i * BT_WG_Y;
+      const int m = m0 + BT_ROW(i);
 #pragma unroll
       for (int j = 0; j < WPT_N; ++j) {
-        const int n = n0 + tx + j * BT_WG_X;
+        const int n = n0 + BT_COL(j);
         if (m < M && n < N) bt_store(c + m * ldc + n, acc[i][j], matrix.alpha, matrix.beta);
       }
     }

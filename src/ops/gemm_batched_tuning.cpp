@@ -33,38 +33,48 @@ bool work_group_fits(std::int64_t x, std::int64_t y, std::int64_t z, const Devic
 }
 
 VariantSpace tiled_space(std::size_t element) {
-  return {"tiled",
-          {{"PAD", {1, 0}},
-           {"MATS", {1, 2, 4, 8}},
-           {"TILE_K", {16, 32, 8}},
-           {"WPT_N", {4, 2, 8, 1}},
-           {"WPT_M", {4, 2, 8, 1}},
-           {"TILE_N", {32, 64, 16, 8}},
-           {"TILE_M", {32, 64, 16, 8}}},
-          {{"TILE_M, TILE_N, TILE_K in [1, 256], WPT_M, WPT_N in [1, 16] (at most 64 outputs), MATS in [1, 64], PAD in "
-            "[0, 16]",
-            [](const Values& v, const DeviceInfo&) {
-              for (const char* name : {"TILE_M", "TILE_N", "TILE_K"})
-                if (!in_range(at(v, name), 1, 256)) return false;
-              return in_range(at(v, "WPT_M"), 1, 16) && in_range(at(v, "WPT_N"), 1, 16) &&
-                     at(v, "WPT_M") * at(v, "WPT_N") <= 64 && in_range(at(v, "MATS"), 1, 64) &&
-                     in_range(at(v, "PAD"), 0, 16);
-            }},
-           {"TILE_M % WPT_M == 0 and TILE_N % WPT_N == 0",
-            [](const Values& v, const DeviceInfo&) {
-              return at(v, "TILE_M") % at(v, "WPT_M") == 0 && at(v, "TILE_N") % at(v, "WPT_N") == 0;
-            }},
-           {"the work-group (TILE_N / WPT_N) x (TILE_M / WPT_M) x MATS fits the device",
-            [](const Values& v, const DeviceInfo& d) {
-              return work_group_fits(at(v, "TILE_N") / at(v, "WPT_N"), at(v, "TILE_M") / at(v, "WPT_M"), at(v, "MATS"),
-                                     d);
-            }},
-           {"MATS * TILE_K * (TILE_M + TILE_N + 2 * PAD) elements fit local memory",
-            [element](const Values& v, const DeviceInfo& d) {
-              const auto elements =
-                  at(v, "MATS") * at(v, "TILE_K") * (at(v, "TILE_M") + at(v, "TILE_N") + 2 * at(v, "PAD"));
-              return static_cast<std::uint64_t>(elements) * element <= d.local_memory_bytes;
-            }}}};
+  const auto local_vec = static_cast<std::int64_t>(16 / element);
+  return {
+      "tiled",
+      {{"PAD", {4, 1, 0}},
+       {"USE_LOCAL_VECTORS", {1, 0}},
+       {"MATS", {1, 2, 4, 8}},
+       {"TILE_K", {16, 32, 8}},
+       {"WPT_N", {4, 2, 8, 1}},
+       {"WPT_M", {4, 2, 8, 1}},
+       {"TILE_N", {32, 64, 16, 8}},
+       {"TILE_M", {32, 64, 16, 8}}},
+      {{"TILE_M, TILE_N, TILE_K in [1, 256], WPT_M, WPT_N in [1, 16] (at most 64 outputs), MATS in [1, 64], PAD in "
+        "[0, 16]",
+        [](const Values& v, const DeviceInfo&) {
+          for (const char* name : {"TILE_M", "TILE_N", "TILE_K"})
+            if (!in_range(at(v, name), 1, 256)) return false;
+          return in_range(at(v, "WPT_M"), 1, 16) && in_range(at(v, "WPT_N"), 1, 16) &&
+                 at(v, "WPT_M") * at(v, "WPT_N") <= 64 && in_range(at(v, "MATS"), 1, 64) &&
+                 in_range(at(v, "PAD"), 0, 16);
+        }},
+       {"TILE_M % WPT_M == 0 and TILE_N % WPT_N == 0",
+        [](const Values& v, const DeviceInfo&) {
+          return at(v, "TILE_M") % at(v, "WPT_M") == 0 && at(v, "TILE_N") % at(v, "WPT_N") == 0;
+        }},
+       {"the work-group (TILE_N / WPT_N) x (TILE_M / WPT_M) x MATS fits the device",
+        [](const Values& v, const DeviceInfo& d) {
+          return work_group_fits(at(v, "TILE_N") / at(v, "WPT_N"), at(v, "TILE_M") / at(v, "WPT_M"), at(v, "MATS"), d);
+        }},
+       {"USE_LOCAL_VECTORS is 0 or 1; if 1, WPT_M, WPT_N, TILE_M + PAD and TILE_N + PAD are multiples of 16 bytes "
+        "of elements",
+        [local_vec](const Values& v, const DeviceInfo&) {
+          const auto use = at(v, "USE_LOCAL_VECTORS");
+          if (use == 0) return true;
+          return use == 1 && at(v, "WPT_M") % local_vec == 0 && at(v, "WPT_N") % local_vec == 0 &&
+                 (at(v, "TILE_M") + at(v, "PAD")) % local_vec == 0 && (at(v, "TILE_N") + at(v, "PAD")) % local_vec == 0;
+        }},
+       {"MATS * TILE_K * (TILE_M + TILE_N + 2 * PAD) elements fit local memory",
+        [element](const Values& v, const DeviceInfo& d) {
+          const auto elements =
+              at(v, "MATS") * at(v, "TILE_K") * (at(v, "TILE_M") + at(v, "TILE_N") + 2 * at(v, "PAD"));
+          return static_cast<std::uint64_t>(elements) * element <= d.local_memory_bytes;
+        }}}};
 }
 
 VariantSpace cpu_space() {
@@ -83,8 +93,11 @@ VariantSpace cpu_space() {
             [](const Values& v, const DeviceInfo& d) { return work_group_fits(at(v, "WG_X"), at(v, "WG_Y"), 1, d); }}}};
 }
 
+// Vector local reads with a padding of 4 where the outputs per work-item allow it, else strided outputs with a
+// padding of 1.
 Config tiled_config(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::int64_t wpt_m,
                     std::int64_t wpt_n, std::int64_t mats) {
+  const bool vectors = wpt_m % 4 == 0 && wpt_n % 4 == 0;
   return {"tiled",
           {{"TILE_M", tile_m},
            {"TILE_N", tile_n},
@@ -92,7 +105,8 @@ Config tiled_config(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_
            {"WPT_M", wpt_m},
            {"WPT_N", wpt_n},
            {"MATS", mats},
-           {"PAD", 1}}};
+           {"PAD", vectors ? 4 : 1},
+           {"USE_LOCAL_VECTORS", vectors ? 1 : 0}}};
 }
 
 Config cpu_config(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_t wg_x, std::int64_t wg_y) {
@@ -181,6 +195,7 @@ BuildOptions gemm_batched_build_options(const DTypeInfo& dtype, const Config& co
   options.define("TRANS_A", trans_a ? 1 : 0);
   options.define("TRANS_B", trans_b ? 1 : 0);
   options.define("USE_OFFSETS", per_matrix ? 1 : 0);
+  options.define("LOCAL_VEC", static_cast<std::int64_t>(16 / dtype.size));
   options.define("VARIANT", config.variant == "tiled" ? 1 : 2);  // only the configuration's kernel
   space.add_build_macros(config, options);
   return options;

@@ -187,7 +187,7 @@ void check_batched(const Config* config, const Problem& p) {
 }
 
 Config tiled(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::int64_t wpt_m, std::int64_t wpt_n,
-             std::int64_t mats, std::int64_t pad = 1) {
+             std::int64_t mats, std::int64_t pad = 1, std::int64_t local_vectors = 0) {
   return {"tiled",
           {{"TILE_M", tile_m},
            {"TILE_N", tile_n},
@@ -195,20 +195,29 @@ Config tiled(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std:
            {"WPT_M", wpt_m},
            {"WPT_N", wpt_n},
            {"MATS", mats},
-           {"PAD", pad}}};
+           {"PAD", pad},
+           {"USE_LOCAL_VECTORS", local_vectors}}};
 }
 Config cpu(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_t wg_x, std::int64_t wg_y) {
   return {"cpu", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"VEC", vec}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
 }
 
-// One small setting per variant: these run in every orientation (a program per transpose pair and per kind).
-std::vector<Config> one_per_variant() { return {tiled(16, 16, 8, 4, 2, 2), cpu(4, 8, 4, 2, 4)}; }
+// One small setting per variant (the tiled one with vector local reads): these run in every orientation (a
+// program per transpose pair and per kind).
+std::vector<Config> one_per_variant() { return {tiled(16, 16, 8, 4, 4, 2, 4, 1), cpu(4, 8, 4, 2, 4)}; }
 
 // Further settings: tiny tiles with many matrices per group, whole 32 x 32 matrices, 64 x 64 tiles with 8 x 4
-// outputs, a K step longer than K with odd matrices per group and no padding; CPU widths 1 and 8, 3 rows.
+// outputs (both with vector local reads, padded by 4 and unpadded), a K step longer than K with odd matrices
+// per group and no padding; CPU widths 1 and 8, 3 rows.
 std::vector<Config> more_settings() {
-  return {tiled(8, 8, 8, 2, 2, 8), tiled(32, 32, 16, 4, 4, 2), tiled(64, 64, 16, 8, 4, 1), tiled(16, 8, 32, 2, 2, 3, 0),
-          tiled(4, 8, 4, 1, 1, 1), cpu(4, 16, 8, 1, 8),        cpu(1, 1, 1, 1, 1),         cpu(3, 8, 8, 4, 2)};
+  return {tiled(8, 8, 8, 2, 2, 8),
+          tiled(32, 32, 16, 4, 4, 2, 4, 1),
+          tiled(64, 64, 16, 8, 4, 1, 0, 1),
+          tiled(16, 8, 32, 2, 2, 3, 0),
+          tiled(4, 8, 4, 1, 1, 1),
+          cpu(4, 16, 8, 1, 8),
+          cpu(1, 1, 1, 1, 1),
+          cpu(3, 8, 8, 4, 2)};
 }
 
 // Both layouts and the four transpose pairs; strided when the transposes agree, with per-matrix offsets when
