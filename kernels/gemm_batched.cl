@@ -278,8 +278,9 @@ __kernel __attribute__((reqd_work_group_size(BT_WG_X, BT_WG_Y, MATS))) void gemm
     const int lda, const ulong stride_a, const __global STORAGE* restrict B, const ulong b_offset, const int ldb,
     const ulong stride_b, const DTYPE beta, __global STORAGE* C, const ulong c_offset, const int ldc,
     const ulong stride_c, const int batch, const __global ulong* restrict offsets) {
-  __local DTYPE a_tiles[MATS][TILE_K][TILE_M + PAD];
-  __local DTYPE b_tiles[MATS][TILE_K][TILE_N + PAD];
+  /* 16-byte aligned: with USE_LOCAL_VECTORS rows are read as vectors. */
+  __local DTYPE a_tiles[MATS][TILE_K][TILE_M + PAD] __attribute__((aligned(16)));
+  __local DTYPE b_tiles[MATS][TILE_K][TILE_N + PAD] __attribute__((aligned(16)));
   const int tx = (int)get_local_id(0), ty = (int)get_local_id(1), tz = (int)get_local_id(2);
   const int lid = ty * BT_WG_X + tx;
   const int tiles_n = (N + TILE_N - 1) / TILE_N, tile = (int)get_group_id(0);
