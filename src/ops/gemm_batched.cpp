@@ -50,7 +50,9 @@ KernelBatch<T> row_major(const BatchedCall<T>& c) {
 }
 
 // Frees a host copy once the transfer from it has completed (OpenCL calls it from a driver thread).
-void CL_CALLBACK free_upload(cl_event, cl_int, void* data) { delete static_cast<std::vector<unsigned char>*>(data); }
+void CL_CALLBACK free_upload(cl_event /*event*/, cl_int /*status*/, void* data) {
+  delete static_cast<std::vector<unsigned char>*>(data);
+}
 
 // 3 * batch offsets (A, B, C of each matrix, in the kernels' order), then 2 * batch scalars (alpha, beta).
 template <typename T>
