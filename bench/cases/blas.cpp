@@ -13,6 +13,7 @@
 #include "cases/bracket.hpp"
 #include "cases/cases.hpp"
 #include "checks.hpp"
+#include "dtype.hpp"
 #include "ops/gemv.hpp"
 #include "tilecl/gemm_batched.hpp"
 #include "tilecl/gemv.hpp"
@@ -23,7 +24,7 @@ namespace {
 
 template <typename T>
 const char* dtype_name() {
-  return std::is_same_v<T, float> ? "float" : "double";
+  return detail::dtype_of<T>().name;
 }
 template <typename T>
 const char* blas_prefix() {

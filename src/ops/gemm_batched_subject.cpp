@@ -157,12 +157,8 @@ void GemmBatchedSubject<T>::fill(Batch<T>& batch, const cl::Context& context, st
   const std::uint64_t size_c = gap + count * (span_c + gap);
   // Timing operands: a random block repeated (the values do not change the timing).
   const std::vector<T> block = random_values<T>(values != nullptr ? size_a + size_b + size_c : 65537, random);
-  auto filled = [&](std::uint64_t size, std::uint64_t shift) {
-    std::vector<T> data(size);
-    for (std::uint64_t i = 0; i < size; ++i) data[i] = block[(i + shift) % block.size()];
-    return data;
-  };
-  std::vector<T> a = filled(size_a, 0), b = filled(size_b, size_a), c = filled(size_c, size_a + size_b);
+  std::vector<T> a = repeated_values(block, size_a), b = repeated_values(block, size_b, size_a);
+  std::vector<T> c = repeated_values(block, size_c, size_a + size_b);
   batch.a = upload(context, queue_, a);
   batch.b = upload(context, queue_, b);
   batch.c = upload(context, queue_, c);
@@ -208,13 +204,8 @@ std::string GemmBatchedSubject<T>::verify(cl::CommandQueue& queue, const Config&
     if (beta_zero) batch.betas.assign(batch.betas.size(), T(0));
     run_gemm_batched<T>(&config, queue, batch.call(per_matrix_), nullptr).wait();
     const auto got = download<T>(queue, verify_.c, start.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      const double want = expected_[pass][i];
-      const double bound = bounds_[pass][i] + 2 * std::numeric_limits<T>::epsilon() * std::abs(want);
-      if (!(std::abs(static_cast<double>(got[i]) - want) <= bound))
-        return "element " + std::to_string(i) + " of C is " + std::to_string(got[i]) + ", expected " +
-               std::to_string(want) + (beta_zero ? " (beta = 0 over NaN)" : "");
-    }
+    const std::string miss = compare_within_bounds(got, expected_[pass], bounds_[pass], "C");
+    if (!miss.empty()) return miss + (beta_zero ? " (beta = 0 over NaN)" : "");
   }
   return {};
 }

@@ -76,13 +76,8 @@ class GemvSubject : public TuningSubject {
     std::mt19937_64 random(seed);
     queue_ = queue;
     const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
-    // Timing operands: a random block repeated (the values do not change the timing).
     const std::vector<T> block = random_values<T>(65537, random);
-    auto filled = [&](std::uint64_t count) {
-      std::vector<T> values(count);
-      for (std::uint64_t i = 0; i < count; ++i) values[i] = block[i % block.size()];
-      return upload(context, queue_, values);
-    };
+    auto filled = [&](std::uint64_t count) { return upload(context, queue_, repeated_values(block, count)); };
     timing_ = problem(shape_.rows, shape_.cols);
     timing_r_ = filled(shape_.rows * shape_.cols);
     timing_x_ = filled(shape_.vectors * timing_.depth());
@@ -174,13 +169,8 @@ std::string GemvSubject<T>::verify(cl::CommandQueue& queue, const Config& config
     enqueue_gemv<T>(queue_target(kOp, queue), queue, verify_, T(kAlpha), T(beta_zero ? 0.0 : kBeta), nullptr, &config)
         .wait();
     const auto got = download<T>(queue, verify_y_, start.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      const double want = expected_[pass][i];
-      const double bound = bounds_[pass][i] + 2 * std::numeric_limits<T>::epsilon() * std::abs(want);
-      if (!(std::abs(static_cast<double>(got[i]) - want) <= bound))
-        return "element " + std::to_string(i) + " of y is " + std::to_string(got[i]) + ", expected " +
-               std::to_string(want) + (beta_zero ? " (beta = 0 over NaN)" : "");
-    }
+    const std::string miss = compare_within_bounds(got, expected_[pass], bounds_[pass], "y");
+    if (!miss.empty()) return miss + (beta_zero ? " (beta = 0 over NaN)" : "");
   }
   return {};
 }
