@@ -23,10 +23,6 @@ namespace tilecl::bench {
 namespace {
 
 template <typename T>
-const char* dtype_name() {
-  return detail::dtype_of<T>().name;
-}
-template <typename T>
 const char* blas_prefix() {
   return std::is_same_v<T, float> ? "S" : "D";
 }
@@ -92,7 +88,7 @@ void bench_gemv(BenchContext& context, std::size_t m, std::size_t n, Transpose t
   const double bytes = static_cast<double>((m * n + x_length + 2 * y_length) * sizeof(T));
   auto& queue = context.queue;
 
-  Row ours = base_row("gemv", shape, dtype_name<T>(), bytes, Unit::BytesPerSecond);
+  Row ours = base_row("gemv", shape, detail::dtype_of<T>().name, bytes, Unit::BytesPerSecond);
   ours.implementation = "tilecl";
   const auto choice = tuning::parameters_for(queue, "gemv", ours.dtype, shape);
   ours.parameters =
@@ -103,7 +99,7 @@ void bench_gemv(BenchContext& context, std::size_t m, std::size_t n, Transpose t
   });
 
 #ifdef TILECL_HAVE_CLBLAST
-  Row peer = base_row("gemv", shape, dtype_name<T>(), bytes, Unit::BytesPerSecond);
+  Row peer = base_row("gemv", shape, detail::dtype_of<T>().name, bytes, Unit::BytesPerSecond);
   peer.implementation = std::string("CLBlast ") + blas_prefix<T>() + "gemv";
   peer.kind = Row::Kind::Peer;
   add_timed(context, peer, [&](int i) {
@@ -116,7 +112,7 @@ void bench_gemv(BenchContext& context, std::size_t m, std::size_t n, Transpose t
 #endif
 
   // The same traffic as one plain copy: reading and writing half the matrix's bytes.
-  Row copy = base_row("gemv", shape, dtype_name<T>(), bytes, Unit::BytesPerSecond);
+  Row copy = base_row("gemv", shape, detail::dtype_of<T>().name, bytes, Unit::BytesPerSecond);
   copy.implementation = "copy of the same bytes";
   copy.kind = Row::Kind::Limit;
   const std::size_t copy_bytes = static_cast<std::size_t>(bytes) / 2 / 64 * 64;
@@ -137,7 +133,7 @@ void bench_gemm_as_gemv(BenchContext& context, std::size_t m, std::size_t n, std
   auto& queue = context.queue;
   const auto target = detail::queue_target("gemv", queue);
 
-  Row ours = base_row("gemm m<=8 as gemv", shape, dtype_name<T>(), bytes, Unit::BytesPerSecond);
+  Row ours = base_row("gemm m<=8 as gemv", shape, detail::dtype_of<T>().name, bytes, Unit::BytesPerSecond);
   ours.implementation = "tilecl";
   ours.parameters = "detail::enqueue_gemv, " + std::to_string(m) + " vectors";
   add_timed(context, ours, [&](int i) {
@@ -146,7 +142,7 @@ void bench_gemm_as_gemv(BenchContext& context, std::size_t m, std::size_t n, std
     detail::enqueue_gemv<T>(target, queue, *problem, T(1), T(0.5), nullptr);
   });
 #ifdef TILECL_HAVE_CLBLAST
-  Row peer = base_row("gemm m<=8 as gemv", shape, dtype_name<T>(), bytes, Unit::BytesPerSecond);
+  Row peer = base_row("gemm m<=8 as gemv", shape, detail::dtype_of<T>().name, bytes, Unit::BytesPerSecond);
   peer.implementation = std::string("CLBlast ") + blas_prefix<T>() + "gemm";
   peer.kind = Row::Kind::Peer;
   add_timed(context, peer, [&](int i) {
@@ -183,7 +179,7 @@ void bench_batched(BenchContext& context, const BatchShape& s) {
   const std::vector<T> alphas(s.batch, T(1)), betas(s.batch, T(0.5));
   auto& queue = context.queue;
 
-  Row strided = base_row("gemm_strided_batched", s.text(), dtype_name<T>(), flops, Unit::FlopsPerSecond);
+  Row strided = base_row("gemm_strided_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
   strided.implementation = "tilecl";
   const auto choice = tuning::parameters_for(queue, "gemm_strided_batched", strided.dtype, s.text());
   strided.parameters =
@@ -192,7 +188,7 @@ void bench_batched(BenchContext& context, const BatchShape& s) {
     gemm_strided_batched<T>(queue, Layout::RowMajor, Transpose::No, Transpose::No, s.m, s.n, s.k, T(1), a[i % sets], 0,
                             s.k, sa, b[i % sets], 0, s.n, sb, T(0.5), c[i % sets], 0, s.n, sc, s.batch);
   });
-  Row listed = base_row("gemm_batched", s.text(), dtype_name<T>(), flops, Unit::FlopsPerSecond);
+  Row listed = base_row("gemm_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
   listed.implementation = "tilecl";
   const auto listed_choice = tuning::parameters_for(queue, "gemm_batched", listed.dtype, s.text());
   listed.parameters = listed_choice.parameters.to_string() + " (" + tuning::origin_name(listed_choice.origin) + ", " +
@@ -203,7 +199,7 @@ void bench_batched(BenchContext& context, const BatchShape& s) {
   });
 
 #ifdef TILECL_HAVE_CLBLAST
-  Row peer = base_row("gemm_strided_batched", s.text(), dtype_name<T>(), flops, Unit::FlopsPerSecond);
+  Row peer = base_row("gemm_strided_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
   peer.implementation = std::string("CLBlast ") + blas_prefix<T>() + "gemmStridedBatched";
   peer.kind = Row::Kind::Peer;
   add_timed(context, peer, [&](int i) {
@@ -215,7 +211,7 @@ void bench_batched(BenchContext& context, const BatchShape& s) {
                                        T(0.5), c[i % sets](), 0, s.n, sc, s.batch, &raw, &event),
         event);
   });
-  Row listed_peer = base_row("gemm_batched", s.text(), dtype_name<T>(), flops, Unit::FlopsPerSecond);
+  Row listed_peer = base_row("gemm_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
   listed_peer.implementation = std::string("CLBlast ") + blas_prefix<T>() + "gemmBatched";
   listed_peer.kind = Row::Kind::Peer;
   add_timed(context, listed_peer, [&](int i) {
