@@ -54,7 +54,8 @@ struct Settings {
 
 std::vector<FamilyBenchmark> all_benchmarks() {
   return {
-      elementwise_benchmark(), transpose_benchmark(), reduce_benchmark(), gemm_benchmark(), image_benchmark(),
+      elementwise_benchmark(), transpose_benchmark(), reduce_benchmark(),
+      gemm_benchmark(),        image_benchmark(),     blas_benchmark(),
   };
 }
 
@@ -65,6 +66,7 @@ std::vector<FirstCallOp> all_first_calls() {
   for (auto&& op : reduce_first_calls()) ops.push_back(op);
   for (auto&& op : gemm_first_calls()) ops.push_back(op);
   for (auto&& op : image_first_calls()) ops.push_back(op);
+  for (auto&& op : blas_first_calls()) ops.push_back(op);
   return ops;
 }
 

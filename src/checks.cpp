@@ -141,6 +141,8 @@ void check_writable(const std::string& op, const std::string& name, const cl::Bu
 
 }  // namespace
 
+std::pair<cl_mem, std::uint64_t> buffer_origin(const cl::Buffer& buffer) { return resolve(buffer); }
+
 void check_no_overlap(const std::string& op, const std::string& a_name, const cl::Buffer& a, std::uint64_t a_offset,
                       std::uint64_t a_extent, const std::string& b_name, const cl::Buffer& b, std::uint64_t b_offset,
                       std::uint64_t b_extent, std::size_t element_size) {

@@ -5,6 +5,7 @@
 #include <CL/opencl.hpp>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dtype.hpp"
@@ -58,6 +59,9 @@ void check_dtype_supported(const std::string& op, const DTypeInfo& dtype, const 
 void check_no_overlap(const std::string& op, const std::string& a_name, const cl::Buffer& a, std::uint64_t a_offset,
                       std::uint64_t a_extent, const std::string& b_name, const cl::Buffer& b, std::uint64_t b_offset,
                       std::uint64_t b_extent, std::size_t element_size);
+
+// The allocation a buffer's bytes belong to (a sub-buffer's parent) and the buffer's byte offset in it.
+std::pair<cl_mem, std::uint64_t> buffer_origin(const cl::Buffer& buffer);
 
 // For ops that may work in place: the input is the output exactly (the same bytes of the same allocation,
 // through the same buffer or sub-buffers), or the two share no byte.

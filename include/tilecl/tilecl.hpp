@@ -22,6 +22,8 @@
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
+#include "tilecl/gemm_batched.hpp"
+#include "tilecl/gemv.hpp"
 #include "tilecl/prepare.hpp"
 #include "tilecl/reduce.hpp"
 #include "tilecl/runtime.hpp"

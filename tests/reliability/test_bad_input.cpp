@@ -614,6 +614,163 @@ void add_filter_rows(Catalogue& cat) {
   cat.add("radius beyond the supported", "radius", kInvalidValue, gaussian, [](Gaussian& c) { c.radius = kHuge; });
 }
 
+// ---- BLAS breadth: gemv, gemm_strided_batched, gemm_batched --------------------------------------------
+
+template <typename T>
+struct GemvCall : CallBase {
+  Layout layout = Layout::RowMajor;
+  Transpose trans = Transpose::No;
+  std::size_t m = 8, n = 8;
+  T alpha = T(1), beta = T(0);
+  const cl::Buffer* a = &objects().input;
+  std::size_t a_offset = 0, lda = 8;
+  const cl::Buffer* x = &objects().input;
+  std::size_t x_offset = 64;
+  std::ptrdiff_t incx = 1;
+  cl::Buffer* y = &objects().output;
+  std::size_t y_offset = 0;
+  std::ptrdiff_t incy = 1;
+  std::string entry() const { return "gemv"; }
+  std::string op() const { return "gemv"; }
+  void run() {
+    gemv<T>(*queue, layout, trans, m, n, alpha, *a, a_offset, lda, *x, x_offset, incx, beta, *y, y_offset, incy, wait);
+  }
+};
+
+// Three 4 x 4 x 4 products: A matrices at 0, 16, 32 and B at 64, 80, 96 of `input`, C at 0, 16, 32 of `output`.
+template <typename T>
+struct StridedBatchedCall : CallBase {
+  Layout layout = Layout::RowMajor;
+  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+  std::size_t m = 4, n = 4, k = 4, batch = 3;
+  T alpha = T(1), beta = T(0);
+  const cl::Buffer* a = &objects().input;
+  std::size_t a_offset = 0, lda = 4, stride_a = 16;
+  const cl::Buffer* b = &objects().input;
+  std::size_t b_offset = 64, ldb = 4, stride_b = 16;
+  cl::Buffer* c = &objects().output;
+  std::size_t c_offset = 0, ldc = 4, stride_c = 16;
+  std::string entry() const { return "gemm_strided_batched"; }
+  std::string op() const { return "gemm_strided_batched"; }
+  void run() {
+    gemm_strided_batched<T>(*queue, layout, trans_a, trans_b, m, n, k, alpha, *a, a_offset, lda, stride_a, *b, b_offset,
+                            ldb, stride_b, beta, *c, c_offset, ldc, stride_c, batch, wait);
+  }
+};
+
+// The same three products through per-matrix offsets and scalars.
+template <typename T>
+struct BatchedCall : CallBase {
+  Layout layout = Layout::RowMajor;
+  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+  std::size_t m = 4, n = 4, k = 4;
+  std::vector<T> alphas{T(1), T(2), T(0)}, betas{T(0), T(1), T(0)};
+  const cl::Buffer* a = &objects().input;
+  std::vector<std::size_t> a_offsets{0, 16, 32};
+  std::size_t lda = 4;
+  const cl::Buffer* b = &objects().input;
+  std::vector<std::size_t> b_offsets{64, 80, 96};
+  std::size_t ldb = 4;
+  cl::Buffer* c = &objects().output;
+  std::vector<std::size_t> c_offsets{0, 16, 32};
+  std::size_t ldc = 4;
+  std::string entry() const { return "gemm_batched"; }
+  std::string op() const { return "gemm_batched"; }
+  void run() {
+    gemm_batched<T>(*queue, layout, trans_a, trans_b, m, n, k, alphas, *a, a_offsets, lda, *b, b_offsets, ldb, betas,
+                    *c, c_offsets, ldc, wait);
+  }
+};
+
+void add_gemv_rows(Catalogue& cat) {
+  const GemvCall<float> valid;
+  using Call = GemvCall<float>;
+  cat.add_queue_rows(valid);
+  cat.add_buffer_rows(valid, "a", &Call::a);
+  cat.add_buffer_rows(valid, "x", &Call::x);
+  cat.add_buffer_rows(valid, "y", &Call::y);
+  const std::size_t floats = kBufferBytes / sizeof(float);
+  const auto past = static_cast<std::ptrdiff_t>(kPast32Bits);
+  cat.add("a too small for offset + extent", "a", kTooSmall, valid, [=](Call& c) { c.a_offset = floats - 60; });
+  cat.add("x too small for offset + n", "x", kTooSmall, valid, [=](Call& c) { c.x_offset = floats - 7; });
+  cat.add("y too small for its increment", "y", kTooSmall, valid, [](Call& c) { c.incy = 10000; });
+  cat.add("x too small for a negative increment", "x", kTooSmall, valid, [](Call& c) { c.incx = -5000; });
+  cat.add("lda below n (row-major)", "lda", kInvalidValue, valid, [](Call& c) { c.lda = 7; });
+  cat.add("lda below m (column-major)", "lda", kInvalidValue, valid,
+          [](Call& c) { c.layout = Layout::ColMajor, c.m = 9; });
+  cat.add("incx of 0", "incx", kInvalidValue, valid, [](Call& c) { c.incx = 0; });
+  cat.add("incy of 0 with m = 0", "incy", kInvalidValue, valid, [](Call& c) { c.incy = 0, c.m = 0; });
+  cat.add("m beyond 32-bit indexing", "m", kInvalidValue, valid, [](Call& c) { c.m = kPast32Bits; });
+  cat.add("incx beyond 32-bit indexing", "incx", kInvalidValue, valid, [=](Call& c) { c.incx = -past; });
+  cat.add("x's span beyond 32-bit indexing", "x", kInvalidValue, valid, [=](Call& c) { c.incx = past - 1; });
+  cat.add("offset + extent overflows 64 bits", "y", kInvalidValue, valid, [](Call& c) { c.y_offset = kHuge - 2; });
+  cat.add("Layout out of range with m = 0", "layout", kInvalidValue, valid,
+          [](Call& c) { c.layout = static_cast<Layout>(3), c.m = 0; });
+  cat.add("trans out of range", "trans", kInvalidValue, valid, [](Call& c) { c.trans = static_cast<Transpose>(2); });
+  cat.add("y overlaps a", "y", kOverlap, valid, [](Call& c) { c.y = &objects().input, c.y_offset = 10; });
+  cat.add("y overlaps x", "y", kOverlap, valid, [](Call& c) { c.y = &objects().input, c.y_offset = 66; });
+  cat.add("y and a are sub-buffers overlapping by part", "y", kOverlap, valid,
+          [](Call& c) { c.a = &objects().low_half, c.a_offset = 600, c.y = &objects().high_half, c.y_offset = 100; });
+  cat.add_without_fp64("double on a device without fp64", GemvCall<double>(), [](GemvCall<double>&) {});
+}
+
+void add_batched_rows(Catalogue& cat) {
+  const StridedBatchedCall<float> strided;
+  using Strided = StridedBatchedCall<float>;
+  cat.add_queue_rows(strided);
+  cat.add_buffer_rows(strided, "a", &Strided::a);
+  cat.add_buffer_rows(strided, "b", &Strided::b);
+  cat.add_buffer_rows(strided, "c", &Strided::c);
+  const std::size_t floats = kBufferBytes / sizeof(float);
+  cat.add("a too small for offset + extent", "a", kTooSmall, strided, [=](Strided& c) { c.a_offset = floats - 40; });
+  cat.add("c too small for the last matrix", "c", kTooSmall, strided, [](Strided& c) { c.stride_c = 9000; });
+  cat.add("b's last matrix overflows 64 bits", "b", kInvalidValue, strided, [](Strided& c) { c.stride_b = kHuge / 2; });
+  cat.add("batch_count beyond 32-bit indexing", "batch_count", kInvalidValue, strided,
+          [](Strided& c) { c.batch = kPast32Bits; });
+  cat.add("k beyond 32-bit indexing", "k", kInvalidValue, strided, [](Strided& c) { c.k = kHuge; });
+  cat.add("ldc below n (row-major)", "ldc", kInvalidValue, strided, [](Strided& c) { c.ldc = 3; });
+  cat.add("lda below m (row-major, A transposed)", "lda", kInvalidValue, strided,
+          [](Strided& c) { c.trans_a = Transpose::Yes, c.m = 5, c.ldc = 5; });
+  cat.add("C matrices closer than their span", "c", kOverlap, strided, [](Strided& c) { c.stride_c = 8; });
+  cat.add("every C matrix the same (stride_c = 0)", "c", kOverlap, strided, [](Strided& c) { c.stride_c = 0; });
+  cat.add("interleaved C matrices sharing a column", "c", kOverlap, strided,
+          [](Strided& c) { c.ldc = 8, c.stride_c = 3; });
+  cat.add("a C matrix overlaps an A matrix", "c", kOverlap, strided,
+          [](Strided& c) { c.c = &objects().input, c.c_offset = 40; });
+  cat.add("a C matrix overlaps a B matrix", "c", kOverlap, strided,
+          [](Strided& c) { c.c = &objects().input, c.c_offset = 100; });
+  cat.add("Layout out of range with batch_count = 0", "layout", kInvalidValue, strided,
+          [](Strided& c) { c.layout = static_cast<Layout>(2), c.batch = 0; });
+  cat.add("trans_b out of range", "trans_b", kInvalidValue, strided,
+          [](Strided& c) { c.trans_b = static_cast<Transpose>(4); });
+  cat.add_without_fp64("double on a device without fp64", StridedBatchedCall<double>(),
+                       [](StridedBatchedCall<double>&) {});
+
+  const BatchedCall<float> listed;
+  using Listed = BatchedCall<float>;
+  cat.add_queue_rows(listed);
+  cat.add_buffer_rows(listed, "a", &Listed::a);
+  cat.add_buffer_rows(listed, "c", &Listed::c);
+  cat.add("betas shorter than alphas", "betas", kInvalidValue, listed, [](Listed& c) { c.betas.pop_back(); });
+  cat.add("c_offsets longer than alphas, with m = 0", "c_offsets", kInvalidValue, listed,
+          [](Listed& c) { c.c_offsets.push_back(48), c.m = 0; });
+  cat.add("one A matrix past the end of a", "a", kTooSmall, listed, [=](Listed& c) { c.a_offsets[1] = floats - 5; });
+  cat.add("one B offset + extent overflows 64 bits", "b", kInvalidValue, listed,
+          [](Listed& c) { c.b_offsets[2] = kHuge - 3; });
+  cat.add("two C matrices at one offset", "c", kOverlap, listed, [](Listed& c) { c.c_offsets = {0, 32, 0}; });
+  cat.add("C matrices overlapping by part", "c", kOverlap, listed, [](Listed& c) { c.c_offsets = {0, 10, 32}; });
+  cat.add("a C matrix overlaps a B matrix", "c", kOverlap, listed, [](Listed& c) {
+    c.c = &objects().input, c.c_offsets = {200, 300, 90};
+  });
+  cat.add("ldb below n (column-major, B transposed)", "ldb", kInvalidValue, listed,
+          [](Listed& c) { c.layout = Layout::ColMajor, c.trans_b = Transpose::Yes, c.n = 5, c.ldc = 5; });
+  cat.add("trans_a out of range with an empty batch", "trans_a", kInvalidValue, listed, [](Listed& c) {
+    c.trans_a = static_cast<Transpose>(9), c.alphas.clear(), c.betas.clear(), c.a_offsets.clear();
+    c.b_offsets.clear(), c.c_offsets.clear();
+  });
+  cat.add_without_fp64("double on a device without fp64", BatchedCall<double>(), [](BatchedCall<double>&) {});
+}
+
 // ---- Boost.Compute interop ------------------------------------------------------------------------------
 
 struct BoostObjects {
@@ -681,6 +838,8 @@ const std::vector<BadInput>& catalogue() {
     add_gemm_rows(cat);
     add_color_rows(cat);
     add_filter_rows(cat);
+    add_gemv_rows(cat);
+    add_batched_rows(cat);
     add_interop_rows(cat);
     return cat.rows();
   }();
@@ -889,6 +1048,40 @@ TEST_SUITE("reliability.bad_input") {
 
 namespace {
 
+// Zero-sized BLAS-breadth calls: no-ops on null inputs (the poisoned output must stay untouched).
+std::vector<ZeroSized> blas_zero_sized_calls() {
+  cl::CommandQueue& q = objects().queue;
+  const cl::Buffer& none = objects().null_buffer;
+  return {
+      {"gemv m = 0, null a and x",
+       [&](cl::Buffer& out, std::size_t at) {
+         return gemv<float>(q, Layout::RowMajor, Transpose::No, 0, 4, 1.0f, none, 0, 4, none, 0, 1, 0.0f, out, at, 1);
+       }},
+      {"gemv n = 0 (column-major, transposed), negative increments",
+       [&](cl::Buffer& out, std::size_t at) {
+         return gemv<float>(q, Layout::ColMajor, Transpose::Yes, 4, 0, 1.0f, none, 0, 4, none, 0, -1, 2.0f, out, at,
+                            -3);
+       }},
+      {"gemm_strided_batched batch_count = 0, null a and b",
+       [&](cl::Buffer& out, std::size_t at) {
+         return gemm_strided_batched<float>(q, Layout::RowMajor, Transpose::No, Transpose::No, 4, 4, 4, 1.0f, none, 0,
+                                            4, 16, none, 0, 4, 16, 0.0f, out, at, 4, 16, 0);
+       }},
+      {"gemm_strided_batched n = 0, stride_c = 0",
+       [&](cl::Buffer& out, std::size_t at) {
+         return gemm_strided_batched<float>(q, Layout::ColMajor, Transpose::Yes, Transpose::No, 4, 0, 4, 1.0f, none, 0,
+                                            4, 0, none, 0, 4, 0, 0.0f, out, at, 4, 0, 5);
+       }},
+      {"gemm_batched of no matrices",
+       [&](cl::Buffer& out, std::size_t) {
+         const std::vector<float> no_scalars;
+         const std::vector<std::size_t> no_offsets;
+         return gemm_batched<float>(q, Layout::RowMajor, Transpose::No, Transpose::No, 4, 4, 4, no_scalars, none,
+                                    no_offsets, 4, none, no_offsets, 4, no_scalars, out, no_offsets, 4);
+       }},
+  };
+}
+
 // A marker command waiting for a user event, on a queue of its own (a command that never runs must not hold up the
 // fixture's queue).
 struct GatedMarker {
@@ -997,6 +1190,21 @@ TEST_SUITE("reliability.bad_input") {
       });
       failer.join();
       CHECK(outcome == kFailedInWaitList);
+    }
+  }
+
+  TEST_CASE("bad input: zero-sized gemv and batched gemm calls are no-ops that leave the output untouched") {
+    for (const auto& zero : blas_zero_sized_calls()) {
+      CAPTURE(zero.label);
+      test::GuardedBuffer<float> out(32);
+      cl::Event event;
+      CHECK_NOTHROW(event = zero.call(out.buffer(), out.offset()));
+      CHECK(event() == nullptr);
+      device().queue.finish();
+      std::size_t written = 0;
+      for (float value : out.read()) written += test::is_poison(value) ? 0 : 1;
+      CHECK_MESSAGE(written == 0, written << " elements of the output were written");
+      out.check_guards(zero.label);
     }
   }
 }
