@@ -22,6 +22,7 @@
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
+#include "tilecl/multi_device.hpp"
 #include "tilecl/reduce.hpp"
 #include "tilecl/runtime.hpp"
 #include "tilecl/transpose.hpp"
