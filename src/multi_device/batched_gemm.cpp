@@ -120,8 +120,8 @@ class BatchProducts final : public PieceWork {
     Events after = wait;
     after.insert(after.end(), shared_uploads_.begin(), shared_uploads_.end());
     const std::size_t slot = piece % slots();
-    const DeviceBatch<T> batch{&buffer(a_, slot), stride(a_), &buffer(b_, slot), stride(b_),
-                               &c_.buffers[slot], stride(c_)};
+    const DeviceBatch<T> batch{&buffer(a_, slot), stride(a_),        &buffer(b_, slot),
+                               stride(b_),        &c_.buffers[slot], stride(c_)};
     return enqueue_batch_products<T>(queue, form_, p_.m, p_.n, k_, p_.alpha, p_.beta, a_.layout.storage,
                                      b_.layout.storage, c_.layout.storage, batch, groups_[piece].size(), after);
   }
@@ -130,8 +130,9 @@ class BatchProducts final : public PieceWork {
     Events done;
     const std::size_t slot = piece % slots();
     for (std::size_t i = 0; i < groups_[piece].size(); ++i)
-      read_block(queue, c_.buffers[slot], c_.layout.at(i), 0, 0, p_.c + (groups_[piece].begin + i) * c_.layout.host_stride,
-                 c_.host_storage, c_.block, sizeof(T), computed, done);
+      read_block(queue, c_.buffers[slot], c_.layout.at(i), 0, 0,
+                 p_.c + (groups_[piece].begin + i) * c_.layout.host_stride, c_.host_storage, c_.block, sizeof(T),
+                 computed, done);
     return done;
   }
 
@@ -221,7 +222,7 @@ void gemm_strided_batched(DeviceSet& devices, Layout layout, Transpose trans_a, 
 }
 
 #define TILECL_INSTANTIATE(T)                                                                                      \
-  template void gemm_strided_batched<T>(DeviceSet&, Layout, Transpose, Transpose, std::size_t, std::size_t,       \
+  template void gemm_strided_batched<T>(DeviceSet&, Layout, Transpose, Transpose, std::size_t, std::size_t,        \
                                         std::size_t, T, const T*, std::size_t, std::size_t, const T*, std::size_t, \
                                         std::size_t, T, T*, std::size_t, std::size_t, std::size_t);
 TILECL_INSTANTIATE(float)

@@ -19,8 +19,9 @@ std::vector<double> checked_weights(std::vector<double> weights, std::size_t cou
                 std::to_string(weights.size()) + " weights for " + std::to_string(count) + " queues");
   for (std::size_t i = 0; i < weights.size(); ++i)
     if (!(weights[i] > 0) || !std::isfinite(weights[i]))
-      throw Error(kOp, "devices", CL_INVALID_VALUE,
-                  "weight " + std::to_string(i) + " is " + std::to_string(weights[i]) + " (finite and positive needed)");
+      throw Error(
+          kOp, "devices", CL_INVALID_VALUE,
+          "weight " + std::to_string(i) + " is " + std::to_string(weights[i]) + " (finite and positive needed)");
   return weights;
 }
 

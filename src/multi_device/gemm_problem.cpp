@@ -95,14 +95,16 @@ void validate_gemm(const char* op, DeviceSet& devices, Layout layout, Transpose 
 
 DeviceGemmForm device_gemm_form(const MatrixStorage& a, const MatrixStorage& b, const MatrixStorage& c) {
   // A ColMajor call reads every matrix transposed in memory; a transposed use flips an operand once more.
-  const auto trans = [&](const MatrixStorage& x) { return x.transposed != c.transposed ? Transpose::Yes : Transpose::No; };
+  const auto trans = [&](const MatrixStorage& x) {
+    return x.transposed != c.transposed ? Transpose::Yes : Transpose::No;
+  };
   return {c.transposed ? Layout::ColMajor : Layout::RowMajor, trans(a), trans(b)};
 }
 
-#define TILECL_INSTANTIATE(T)                                                                                        \
-  template struct GemmProblem<T>;                                                                                    \
-  template GemmProblem<T> gemm_problem<T>(Layout, Transpose, Transpose, std::size_t, std::size_t, std::size_t, T,   \
-                                          const T*, std::size_t, const T*, std::size_t, T, T*, std::size_t);         \
+#define TILECL_INSTANTIATE(T)                                                                                     \
+  template struct GemmProblem<T>;                                                                                 \
+  template GemmProblem<T> gemm_problem<T>(Layout, Transpose, Transpose, std::size_t, std::size_t, std::size_t, T, \
+                                          const T*, std::size_t, const T*, std::size_t, T, T*, std::size_t);      \
   template void validate_gemm<T>(const char*, DeviceSet&, Layout, Transpose, Transpose, const GemmProblem<T>&, bool);
 TILECL_INSTANTIATE(float)
 TILECL_INSTANTIATE(double)

@@ -60,8 +60,8 @@ class GemmRows final : public PieceWork {
       if (j < b_chunks_.size()) after.insert(after.end(), b_chunks_[j].begin(), b_chunks_[j].end());
       const IndexRange cols = columns_[j];
       done.push_back(gemm<T>(queue, form_.layout, form_.trans_a, form_.trans_b, rows, cols.size(), k_, p_.alpha,
-                             a_[slot], 0, a_storage_.ld, b_, b_storage_.offset_of(0, cols.begin), b_storage_.ld, p_.beta,
-                             c_[slot], c_storage_.offset_of(0, cols.begin), c_storage_.ld, &after));
+                             a_[slot], 0, a_storage_.ld, b_, b_storage_.offset_of(0, cols.begin), b_storage_.ld,
+                             p_.beta, c_[slot], c_storage_.offset_of(0, cols.begin), c_storage_.ld, &after));
     }
     return done;
   }
@@ -96,8 +96,8 @@ class GemmRows final : public PieceWork {
   MatrixStorage a_storage_, b_storage_, c_storage_;
   DeviceGemmForm form_{};
   cl::Buffer b_;
-  std::vector<cl::Buffer> a_, c_;   // per slot
-  std::vector<Events> b_chunks_;    // upload events of B's column chunks
+  std::vector<cl::Buffer> a_, c_;  // per slot
+  std::vector<Events> b_chunks_;   // upload events of B's column chunks
 };
 
 }  // namespace

@@ -26,7 +26,8 @@ std::vector<RowRun> extended_band_rows(std::size_t height, IndexRange band, std:
   std::vector<RowRun> runs;
   const std::size_t rows = band.size() + 2 * halo;
   for (std::size_t to = 0; to < rows; ++to) {
-    const long long row = static_cast<long long>(band.begin) + static_cast<long long>(to) - static_cast<long long>(halo);
+    const long long row =
+        static_cast<long long>(band.begin) + static_cast<long long>(to) - static_cast<long long>(halo);
     const std::optional<std::size_t> from = border_row(row, height, border);
     if (!runs.empty()) {
       RowRun& last = runs.back();

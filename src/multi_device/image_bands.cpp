@@ -40,8 +40,8 @@ class FilterPieces final : public PieceWork {
 
   Events upload(std::size_t piece, cl::CommandQueue& queue, const Events& wait) override {
     const std::size_t frame = bands_[piece].begin / images_.height;
-    const auto* src = static_cast<const unsigned char*>(images_.src) +
-                      frame * images_.frames.src_stride * images_.element_size;
+    const auto* src =
+        static_cast<const unsigned char*>(images_.src) + frame * images_.frames.src_stride * images_.element_size;
     const MatrixStorage host{images_.src_pitch, false, 0};
     const std::size_t row_elements = images_.width * images_.channels, size = images_.element_size;
     Events done;
@@ -49,8 +49,8 @@ class FilterPieces final : public PieceWork {
       if (run.zeros)
         fill_zeros(queue, src_[piece % slots()], run.to * pitch_ * size, run.count * pitch_ * size, wait, done);
       else
-        write_block(queue, src_[piece % slots()], storage_, run.to, 0, src, host, {run.from, 0, run.count, row_elements},
-                    size, wait, done);
+        write_block(queue, src_[piece % slots()], storage_, run.to, 0, src, host,
+                    {run.from, 0, run.count, row_elements}, size, wait, done);
     }
     return done;
   }
@@ -87,8 +87,8 @@ class FilterPieces final : public PieceWork {
   std::vector<cl::Buffer> src_, dst_;  // extended bands, per slot
 };
 
-void check_host_image(const char* op, const char* name, const char* pitch_name, const void* pointer,
-                      std::size_t pitch, std::size_t row_elements) {
+void check_host_image(const char* op, const char* name, const char* pitch_name, const void* pointer, std::size_t pitch,
+                      std::size_t row_elements) {
   if (pointer == nullptr) throw Error(op, name, CL_INVALID_VALUE, "the host pointer is null");
   if (pitch < row_elements)
     throw Error(op, pitch_name, CL_INVALID_VALUE,

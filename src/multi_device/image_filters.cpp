@@ -123,16 +123,16 @@ void gaussian_blur(DeviceSet& devices, std::size_t width, std::size_t height, st
   detail::filter_in_bands(devices, host_images(width, height, channels, src, src_pitch, dst, dst_pitch, frames), op);
 }
 
-#define TILECL_INSTANTIATE(T)                                                                                         \
-  template void convolve2d<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,          \
-                              std::size_t, const std::vector<float>&, std::size_t, std::size_t, Border,               \
-                              const FrameBatch&);                                                                     \
-  template void separable_filter<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,    \
-                                    std::size_t, const std::vector<float>&, const std::vector<float>&, Border,       \
-                                    const FrameBatch&);                                                               \
-  template void box_blur<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,            \
-                            std::size_t, std::size_t, std::size_t, Border, const FrameBatch&);                        \
-  template void gaussian_blur<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,       \
+#define TILECL_INSTANTIATE(T)                                                                                          \
+  template void convolve2d<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,            \
+                              std::size_t, const std::vector<float>&, std::size_t, std::size_t, Border,                \
+                              const FrameBatch&);                                                                      \
+  template void separable_filter<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,      \
+                                    std::size_t, const std::vector<float>&, const std::vector<float>&, Border,         \
+                                    const FrameBatch&);                                                                \
+  template void box_blur<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*, std::size_t, \
+                            std::size_t, std::size_t, Border, const FrameBatch&);                                      \
+  template void gaussian_blur<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,         \
                                  std::size_t, double, Border, std::optional<std::size_t>, const FrameBatch&);
 TILECL_INSTANTIATE(std::uint8_t)
 TILECL_INSTANTIATE(float)

@@ -43,8 +43,8 @@ void write_block(cl::CommandQueue& queue, const cl::Buffer& buffer, const Matrix
   const Rect to = rect_of(device_storage, to_row, to_col, block, element_size);
   const Rect from = rect_of(host_storage, block.row, block.col, block, element_size);
   cl::Event event;
-  queue.enqueueWriteBufferRect(buffer, CL_FALSE, to.origin, from.origin, to.region, device_storage.ld * element_size,
-                               0, host_storage.ld * element_size, 0, host, wait_list(wait), &event);
+  queue.enqueueWriteBufferRect(buffer, CL_FALSE, to.origin, from.origin, to.region, device_storage.ld * element_size, 0,
+                               host_storage.ld * element_size, 0, host, wait_list(wait), &event);
   done.push_back(event);
 }
 

@@ -59,7 +59,8 @@ inline std::vector<cl::CommandQueue> queues(const std::vector<cl::Device>& chose
 }
 
 inline std::string describe(const std::vector<cl::Device>& chosen, bool shared_context) {
-  std::string text = std::to_string(chosen.size()) + (shared_context ? " devices, one context:" : " devices, own contexts:");
+  std::string text =
+      std::to_string(chosen.size()) + (shared_context ? " devices, one context:" : " devices, own contexts:");
   for (const auto& d : chosen) text += " " + d.getInfo<CL_DEVICE_NAME>().substr(0, 7);
   return text;
 }

@@ -103,7 +103,8 @@ TEST_SUITE("multi.device_set") {
                 CHECK(run.to == to);
                 CHECK(run.count > 0);
                 for (std::size_t i = 0; i < run.count; ++i) {
-                  const long want = reference::fold_index(long(begin + to + i) - long(halo), long(height), to_reference(border));
+                  const long want =
+                      reference::fold_index(long(begin + to + i) - long(halo), long(height), to_reference(border));
                   CHECK(run.zeros == (want < 0));
                   if (!run.zeros) CHECK(long(run.from + i) == want);
                 }

@@ -48,7 +48,9 @@ struct Operands {
   multi::GuardedHost<T> a, b, c;
   std::vector<T> c_start;
 
-  static std::size_t ld(const Shape& s, reference::Extent e) { return reference::min_ld(ref(s.layout), e) + s.ld_extra; }
+  static std::size_t ld(const Shape& s, reference::Extent e) {
+    return reference::min_ld(ref(s.layout), e) + s.ld_extra;
+  }
   static std::size_t count(const Shape& s, reference::Extent e) {
     return reference::required_elements(ref(s.layout), e, ld(s, e));
   }
@@ -70,7 +72,8 @@ struct Operands {
   void fill(multi::GuardedHost<T>& x, reference::Extent e, std::size_t ld, std::mt19937_64& random) {
     const auto values = test::random_vector<T>(e.rows * e.cols, random);
     for (std::size_t r = 0; r < e.rows; ++r)
-      for (std::size_t j = 0; j < e.cols; ++j) x[reference::matrix_index(ref(s.layout), r, j, ld)] = values[r * e.cols + j];
+      for (std::size_t j = 0; j < e.cols; ++j)
+        x[reference::matrix_index(ref(s.layout), r, j, ld)] = values[r * e.cols + j];
   }
 
   bool in_c(std::size_t i) const {
@@ -117,13 +120,15 @@ void check_result(const Operands<T>& o, const std::vector<T>* single, bool ident
   std::size_t bad = 0;
   for (std::size_t i = 0; i < want.size(); ++i) {
     const double got = o.c[i];
-    bool ok = o.in_c(i) ? std::abs(got - double(want[i])) <= reference::gemm_tolerance<T>(s.k, magnitude[i]) +
-                                                                  2 * std::numeric_limits<T>::epsilon() * std::abs(double(want[i]))
+    bool ok = o.in_c(i) ? std::abs(got - double(want[i])) <=
+                              reference::gemm_tolerance<T>(s.k, magnitude[i]) +
+                                  2 * std::numeric_limits<T>::epsilon() * std::abs(double(want[i]))
                         : o.c[i] == T(kSentinel);
     if (ok && single != nullptr && o.in_c(i))
-      ok = identical ? (*single)[i] == o.c[i]
-                     : std::abs(got - double((*single)[i])) <= 2 * reference::gemm_tolerance<T>(s.k, magnitude[i]) +
-                                                                   4 * std::numeric_limits<T>::epsilon() * std::abs(got);
+      ok = identical
+               ? (*single)[i] == o.c[i]
+               : std::abs(got - double((*single)[i])) <= 2 * reference::gemm_tolerance<T>(s.k, magnitude[i]) +
+                                                             4 * std::numeric_limits<T>::epsilon() * std::abs(got);
     if (!ok && bad++ < 5)
       FAIL_CHECK("C element " << i << " is " << got << ", reference " << want[i]
                               << (single ? ", single device " + std::to_string((*single)[i]) : std::string()));
@@ -167,9 +172,11 @@ TEST_SUITE("multi.gemm") {
         CAPTURE(multi::describe(chosen, shared));
         DeviceSet set(multi::queues(chosen, shared), {{}, count == 2 ? 2u : 3u});
         // Tall (rows split), wide (columns split), ragged everywhere, padded leading dimensions.
-        for (const Shape& s : every_orientation({Layout::RowMajor, Transpose::No, Transpose::No, 37, 11, 13, 1.5, 0.0, 3}))
+        for (const Shape& s :
+             every_orientation({Layout::RowMajor, Transpose::No, Transpose::No, 37, 11, 13, 1.5, 0.0, 3}))
           check_gemm<float>(set, s);
-        for (const Shape& s : every_orientation({Layout::RowMajor, Transpose::No, Transpose::No, 7, 41, 5, -0.5, 2.0, 0}))
+        for (const Shape& s :
+             every_orientation({Layout::RowMajor, Transpose::No, Transpose::No, 7, 41, 5, -0.5, 2.0, 0}))
           check_gemm<float>(set, s);
       }
   }
@@ -194,7 +201,8 @@ TEST_SUITE("multi.gemm") {
     for (std::size_t pieces : {1, 3}) {
       CAPTURE(pieces);
       DeviceSet set(multi::queues(chosen, true), {{3.0, 1.0}, pieces});
-      for (const Shape& s : every_orientation({Layout::RowMajor, Transpose::No, Transpose::No, 29, 17, 31, 1.0, 0.5, 1}))
+      for (const Shape& s :
+           every_orientation({Layout::RowMajor, Transpose::No, Transpose::No, 29, 17, 31, 1.0, 0.5, 1}))
         check_gemm<double>(set, s);
     }
   }
@@ -292,13 +300,20 @@ TEST_SUITE("multi.gemm") {
            CL_INVALID_VALUE);
     expect([&] { gemm<float>(set, L, N, N, 4, 4, 4, 1.f, a.data(), 4, b.data(), 4, 0.f, a.data() + 8, 4); }, "c",
            CL_MEM_COPY_OVERLAP);
-    expect([&] { gemm<float>(set, static_cast<Layout>(7), N, N, 4, 4, 4, 1.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4); },
-           "layout", CL_INVALID_VALUE);
-    expect([&] { gemm<float>(set, L, static_cast<Transpose>(5), N, 0, 0, 0, 1.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4); },
-           "trans_a", CL_INVALID_VALUE);
     expect(
         [&] {
-          gemm_strided_batched<float>(set, L, N, N, 4, 4, 4, 1.f, a.data(), 4, 16, b.data(), 4, 16, 0.f, c.data(), 4, 8, 2);
+          gemm<float>(set, static_cast<Layout>(7), N, N, 4, 4, 4, 1.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4);
+        },
+        "layout", CL_INVALID_VALUE);
+    expect(
+        [&] {
+          gemm<float>(set, L, static_cast<Transpose>(5), N, 0, 0, 0, 1.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4);
+        },
+        "trans_a", CL_INVALID_VALUE);
+    expect(
+        [&] {
+          gemm_strided_batched<float>(set, L, N, N, 4, 4, 4, 1.f, a.data(), 4, 16, b.data(), 4, 16, 0.f, c.data(), 4, 8,
+                                      2);
         },
         "stride_c", CL_MEM_COPY_OVERLAP);
     // Nothing to do: no pointer is read, nothing is written.

@@ -38,9 +38,9 @@ struct Images {
 std::string describe(const Filter& f, const Images& im) {
   const char* names[] = {"convolve2d", "separable", "box", "gaussian"};
   return std::string(names[static_cast<int>(f.op)]) + " " + std::to_string(2 * f.radius_x + 1) + "x" +
-         std::to_string(2 * f.radius_y + 1) + " " + reference::border_name(to_reference(f.border)) + " " + std::to_string(im.width) +
-         "x" + std::to_string(im.height) + "x" + std::to_string(im.channels) + " frames " + std::to_string(im.frames) +
-         " pitch+" + std::to_string(im.pitch_extra) + " gap " + std::to_string(im.gap);
+         std::to_string(2 * f.radius_y + 1) + " " + reference::border_name(to_reference(f.border)) + " " +
+         std::to_string(im.width) + "x" + std::to_string(im.height) + "x" + std::to_string(im.channels) + " frames " +
+         std::to_string(im.frames) + " pitch+" + std::to_string(im.pitch_extra) + " gap " + std::to_string(im.gap);
 }
 
 // A filter's host taps: direct taps for convolve2d, row and column taps for the others.
@@ -113,9 +113,9 @@ std::vector<T> run_single(cl::CommandQueue& queue, const Filter& f, const Images
   cl::Event done;
   switch (f.op) {
     case Op::Convolve2d:
-      done = convolve2d<T>(queue, im.width, im.height, im.channels, in, 0, pitch, out, 0, pitch,
-                           buffer(t.direct.data(), t.direct.size()), 0, 2 * f.radius_x + 1, 2 * f.radius_y + 1,
-                           f.border);
+      done =
+          convolve2d<T>(queue, im.width, im.height, im.channels, in, 0, pitch, out, 0, pitch,
+                        buffer(t.direct.data(), t.direct.size()), 0, 2 * f.radius_x + 1, 2 * f.radius_y + 1, f.border);
       break;
     case Op::Separable:
       done = separable_filter<T>(queue, im.width, im.height, im.channels, in, 0, pitch, out, 0, pitch,
@@ -186,12 +186,11 @@ std::size_t check_filter(DeviceSet& set, const Filter& f, const Images& im, cl::
   std::size_t bad = 0, differing = 0;
   for (std::size_t frame = 0; frame < im.frames; ++frame) {
     const T* in = src.data() + frame * stride;
-    const auto exact =
-        f.op == Op::Convolve2d
-            ? reference::convolve2d(in, long(im.width), long(im.height), int(im.channels), long(pitch), t.direct,
-                                    f.radius_x, f.radius_y, to_reference(f.border))
-            : reference::separable_filter(in, long(im.width), long(im.height), int(im.channels), long(pitch), t.row,
-                                          t.column, to_reference(f.border));
+    const auto exact = f.op == Op::Convolve2d
+                           ? reference::convolve2d(in, long(im.width), long(im.height), int(im.channels), long(pitch),
+                                                   t.direct, f.radius_x, f.radius_y, to_reference(f.border))
+                           : reference::separable_filter(in, long(im.width), long(im.height), int(im.channels),
+                                                         long(pitch), t.row, t.column, to_reference(f.border));
     const auto single = run_single<T>(single_queue, f, im, t, in, std::vector<T>(im.height * pitch, sentinel<T>()));
     for (std::size_t y = 0; y < im.height; ++y)
       for (std::size_t x = 0; x < row; ++x) {
@@ -272,7 +271,8 @@ TEST_SUITE("multi.images") {
   TEST_CASE("multi images: devices tuned differently (an override on one fingerprint) agree within the bound") {
     const auto chosen = multi::devices(3);
     DeviceSet set(multi::queues(chosen, true));
-    tuning::override_parameters(chosen.back(), "box_blur", "float", tuning::Parameters::parse("two_pass VEC=4 WG_X=16 WG_Y=2"));
+    tuning::override_parameters(chosen.back(), "box_blur", "float",
+                                tuning::Parameters::parse("two_pass VEC=4 WG_X=16 WG_Y=2"));
     check_filter<float>(set, {Op::Box, 2, 1, Border::Clamp}, {31, 17, 1, 2}, set.queue(0), false);
     tuning::clear();
   }
@@ -298,14 +298,20 @@ TEST_SUITE("multi.images") {
            CL_INVALID_VALUE);
     expect([&] { box_blur<float>(set, 8, 8, 1, src.data(), 8, src.data() + 3, 8, 1, 1, Border::Clamp); }, "dst",
            CL_MEM_COPY_OVERLAP);
-    expect([&] { box_blur<float>(set, 4, 4, 1, src.data(), 4, dst.data(), 4, 1, 1, Border::Clamp, {3, 16, 10}); },
-           "frames", CL_MEM_COPY_OVERLAP);
+    expect(
+        [&] {
+          box_blur<float>(set, 4, 4, 1, src.data(), 4, dst.data(), 4, 1, 1, Border::Clamp, {3, 16, 10});
+        },
+        "frames", CL_MEM_COPY_OVERLAP);
     expect([&] { convolve2d<float>(set, 8, 8, 1, src.data(), 8, dst.data(), 8, taps, 3, 5, Border::Wrap); }, "filter",
            CL_INVALID_BUFFER_SIZE);
     expect([&] { convolve2d<float>(set, 8, 8, 1, src.data(), 8, dst.data(), 8, taps, 3, 4, Border::Wrap); },
            "filter_height", CL_INVALID_VALUE);
-    expect([&] { separable_filter<float>(set, 8, 8, 1, src.data(), 8, dst.data(), 8, {1, 2}, {1}, Border::Zero); },
-           "row_filter_length", CL_INVALID_VALUE);
+    expect(
+        [&] {
+          separable_filter<float>(set, 8, 8, 1, src.data(), 8, dst.data(), 8, {1, 2}, {1}, Border::Zero);
+        },
+        "row_filter_length", CL_INVALID_VALUE);
     expect([&] { gaussian_blur<float>(set, 8, 8, 1, src.data(), 8, dst.data(), 8, -1.0, Border::Zero); }, "sigma",
            CL_INVALID_VALUE);
     expect([&] { gaussian_blur<float>(set, 8, 8, 1, src.data(), 8, dst.data(), 8, 1.0, static_cast<Border>(9)); },
