@@ -3,17 +3,16 @@
 // memory to host memory (the DeviceSet calls), the speedup over one device, and how far each result is from the
 // one-device result; beside them, the single-device call with data already on the device (the kernels alone).
 //
-//   tilecl_bench_multi --split subdevices --count 2     PoCL: the device cut into 2 sub-devices (CL_DEVICE_PARTITION_EQUALLY)
-//   tilecl_bench_multi --split devices --count 2        every GPU of the platform (e.g. 2 H200s), each its own context
+//   tilecl_bench_multi --split subdevices --count 2     PoCL: the device cut into 2 sub-devices
+//   (CL_DEVICE_PARTITION_EQUALLY) tilecl_bench_multi --split devices --count 2        every GPU of the platform (e.g. 2
+//   H200s), each its own context
 //
 // Options: --device P:D (the device, or the platform's first), --gemm N (N^3 SGEMM), --image WxH, --frames F,
 // --repeat R (median of R timed runs after one warm-up), --json FILE.
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iomanip>
@@ -25,6 +24,7 @@
 
 #include "bench_commit.hpp"
 #include "tilecl/tilecl.hpp"
+#include "tuning/tuning_db.hpp"
 
 namespace {
 
@@ -103,8 +103,8 @@ struct Data {
   double sigma;
   std::vector<float> a, b;
   std::vector<std::uint8_t> src;
-  std::vector<std::vector<float>> c;            // per device count
-  std::vector<std::vector<std::uint8_t>> dst;   // per device count
+  std::vector<std::vector<float>> c;           // per device count
+  std::vector<std::vector<std::uint8_t>> dst;  // per device count
 };
 
 Data make_data(const Options& o, std::size_t width, std::size_t height, std::size_t counts) {
@@ -134,7 +134,8 @@ Case gemm_case(Data& d, const std::vector<cl::Device>& devices, std::size_t coun
   c.difference = [&d, count] {
     double worst = 0;
     for (std::size_t i = 0; i < d.c[count].size(); ++i)
-      worst = std::max(worst, std::abs(double(d.c[count][i]) - d.c[1][i]) / std::max(1e-30, std::abs(double(d.c[1][i]))));
+      worst =
+          std::max(worst, std::abs(double(d.c[count][i]) - d.c[1][i]) / std::max(1e-30, std::abs(double(d.c[1][i]))));
     return worst;
   };
   return c;
@@ -166,25 +167,28 @@ std::vector<Case> resident_cases(Data& d, const cl::Device& device, const std::s
   auto queue = std::make_shared<cl::CommandQueue>(context, device);
   const std::size_t bytes = d.n * d.n * sizeof(float), pixels = d.src.size();
   auto buffers = std::make_shared<std::vector<cl::Buffer>>();
-  for (std::size_t size : {bytes, bytes, bytes, pixels, pixels}) buffers->emplace_back(context, CL_MEM_READ_WRITE, size);
+  for (std::size_t size : {bytes, bytes, bytes, pixels, pixels})
+    buffers->emplace_back(context, CL_MEM_READ_WRITE, size);
   queue->enqueueWriteBuffer((*buffers)[0], CL_TRUE, 0, bytes, d.a.data());
   queue->enqueueWriteBuffer((*buffers)[1], CL_TRUE, 0, bytes, d.b.data());
   queue->enqueueWriteBuffer((*buffers)[3], CL_TRUE, 0, pixels, d.src.data());
   Case gemm{{"sgemm " + std::to_string(d.n) + "^3, data on " + where, 1, 0, 0, 0, 0, "GFLOP/s", ""},
-            2.0 * double(d.n) * double(d.n) * double(d.n) * 1e-9, [&d, queue, buffers] {
+            2.0 * double(d.n) * double(d.n) * double(d.n) * 1e-9,
+            [&d, queue, buffers] {
               auto& b = *buffers;
               tilecl::gemm<float>(*queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No, d.n,
                                   d.n, d.n, 1.0f, b[0], 0, d.n, b[1], 0, d.n, 0.0f, b[2], 0, d.n)
                   .wait();
             }};
-  Case blur{{"gaussian u8 frames, data on " + where, 1, 0, 0, 0, 0, "Mpx/s", ""}, double(pixels) * 1e-6,
+  Case blur{{"gaussian u8 frames, data on " + where, 1, 0, 0, 0, 0, "Mpx/s", ""},
+            double(pixels) * 1e-6,
             [&d, queue, buffers] {
               auto& b = *buffers;
               cl::Event last;
               const std::size_t frame = d.width * d.height;
               for (std::size_t f = 0; f < d.frames; ++f)
-                last = tilecl::gaussian_blur<std::uint8_t>(*queue, d.width, d.height, 1, b[3], f * frame, d.width,
-                                                           b[4], f * frame, d.width, d.sigma, tilecl::Border::Mirror);
+                last = tilecl::gaussian_blur<std::uint8_t>(*queue, d.width, d.height, 1, b[3], f * frame, d.width, b[4],
+                                                           f * frame, d.width, d.sigma, tilecl::Border::Mirror);
               last.wait();
             }};
   return {gemm, blur};
@@ -197,35 +201,34 @@ void set_speedups(std::vector<Row>& rows) {
 }
 
 void print(const std::vector<Row>& rows) {
-  std::cout << std::left << std::setw(46) << "op" << std::right << std::setw(8) << "devices" << std::setw(12)
-            << "ms" << std::setw(12) << "rate" << std::setw(10) << "speedup" << "  difference from 1 device\n";
+  std::cout << std::left << std::setw(46) << "op" << std::right << std::setw(8) << "devices" << std::setw(12) << "ms"
+            << std::setw(12) << "rate" << std::setw(10) << "speedup"
+            << "  difference from 1 device\n";
   for (const auto& r : rows)
     std::cout << std::left << std::setw(46) << r.op << std::right << std::setw(8) << r.devices << std::setw(12)
-              << std::fixed << std::setprecision(2) << r.seconds * 1e3 << std::setw(12) << r.rate << " "
-              << r.rate_unit << std::setw(8) << r.speedup << "  " << std::setprecision(3)
+              << std::fixed << std::setprecision(2) << r.seconds * 1e3 << std::setw(12) << r.rate << " " << r.rate_unit
+              << std::setw(8) << r.speedup << "  " << std::setprecision(3)
               << (r.difference_unit.empty() ? "" : std::to_string(r.difference) + " " + r.difference_unit) << "\n";
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
-  return text;
 }
 
 void write_json(const std::string& path, const std::string& command, const std::vector<cl::Device>& devices,
                 const std::vector<Row>& rows) {
   nlohmann::json out;
   out["command"] = command;
-  out["date"] = utc_now();
+  out["date"] = tilecl::detail::utc_now();
   out["commit"] = TILECL_BENCH_COMMIT;
   out["tilecl"] = tilecl::version();
   for (const auto& d : devices)
     out["devices"].push_back(d.getInfo<CL_DEVICE_NAME>() + " (" +
                              std::to_string(d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>()) + " compute units)");
   for (const auto& r : rows)
-    out["rows"].push_back({{"op", r.op}, {"devices", r.devices}, {"seconds", r.seconds}, {"rate", r.rate},
-                           {"rate_unit", r.rate_unit}, {"speedup", r.speedup}, {"difference", r.difference},
+    out["rows"].push_back({{"op", r.op},
+                           {"devices", r.devices},
+                           {"seconds", r.seconds},
+                           {"rate", r.rate},
+                           {"rate_unit", r.rate_unit},
+                           {"speedup", r.speedup},
+                           {"difference", r.difference},
                            {"difference_unit", r.difference_unit}});
   std::ofstream(path) << out.dump(2) << "\n";
 }
@@ -235,8 +238,8 @@ int run(const Options& o, const std::string& command) {
   std::size_t width = 0, height = 0;
   if (std::sscanf(o.image.c_str(), "%zux%zu", &width, &height) != 2 || width == 0 || height == 0)
     throw std::invalid_argument("--image " + o.image + ": WIDTHxHEIGHT");
-  std::cout << "tilecl_bench_multi " << utc_now() << ", commit " << TILECL_BENCH_COMMIT << ", " << devices.size()
-            << " devices: " << devices.front().getInfo<CL_DEVICE_NAME>() << " ("
+  std::cout << "tilecl_bench_multi " << tilecl::detail::utc_now() << ", commit " << TILECL_BENCH_COMMIT << ", "
+            << devices.size() << " devices: " << devices.front().getInfo<CL_DEVICE_NAME>() << " ("
             << devices.front().getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>() << " compute units each)\n";
   Data data = make_data(o, width, height, devices.size());
   std::vector<Case> cases;

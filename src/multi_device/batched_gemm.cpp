@@ -17,25 +17,23 @@ namespace detail {
 // The products of one group on a device: matrix i of each operand at element i * stride of its buffer (stride
 // 0: one matrix shared by every product). The extension point: this runs the products one by one through
 // tilecl::gemm until the library has a single-device gemm_strided_batched, which then replaces the loop.
-template <typename T>
+struct StridedMatrices {
+  cl::Buffer* buffer;
+  std::size_t stride;
+};
 struct DeviceBatch {
-  const cl::Buffer* a;
-  std::size_t a_stride;
-  const cl::Buffer* b;
-  std::size_t b_stride;
-  cl::Buffer* c;
-  std::size_t c_stride;
+  StridedMatrices a, b, c;
 };
 
 template <typename T>
 Events enqueue_batch_products(cl::CommandQueue& queue, const DeviceGemmForm& form, std::size_t m, std::size_t n,
                               std::size_t k, T alpha, T beta, const MatrixStorage& a, const MatrixStorage& b,
-                              const MatrixStorage& c, const DeviceBatch<T>& batch, std::size_t count,
-                              const Events& wait) {
+                              const MatrixStorage& c, const DeviceBatch& batch, std::size_t count, const Events& wait) {
   Events done;
   for (std::size_t i = 0; i < count; ++i)
-    done.push_back(gemm<T>(queue, form.layout, form.trans_a, form.trans_b, m, n, k, alpha, *batch.a, i * batch.a_stride,
-                           a.ld, *batch.b, i * batch.b_stride, b.ld, beta, *batch.c, i * batch.c_stride, c.ld, &wait));
+    done.push_back(gemm<T>(queue, form.layout, form.trans_a, form.trans_b, m, n, k, alpha, *batch.a.buffer,
+                           i * batch.a.stride, a.ld, *batch.b.buffer, i * batch.b.stride, b.ld, beta, *batch.c.buffer,
+                           i * batch.c.stride, c.ld, &wait));
   return done;
 }
 
@@ -120,8 +118,8 @@ class BatchProducts final : public PieceWork {
     Events after = wait;
     after.insert(after.end(), shared_uploads_.begin(), shared_uploads_.end());
     const std::size_t slot = piece % slots();
-    const DeviceBatch<T> batch{&buffer(a_, slot), stride(a_),        &buffer(b_, slot),
-                               stride(b_),        &c_.buffers[slot], stride(c_)};
+    const DeviceBatch batch{
+        {&buffer(a_, slot), stride(a_)}, {&buffer(b_, slot), stride(b_)}, {&c_.buffers[slot], stride(c_)}};
     return enqueue_batch_products<T>(queue, form_, p_.m, p_.n, k_, p_.alpha, p_.beta, a_.layout.storage,
                                      b_.layout.storage, c_.layout.storage, batch, groups_[piece].size(), after);
   }
@@ -221,10 +219,15 @@ void gemm_strided_batched(DeviceSet& devices, Layout layout, Transpose trans_a, 
   });
 }
 
-#define TILECL_INSTANTIATE(T)                                                                                      \
-  template void gemm_strided_batched<T>(DeviceSet&, Layout, Transpose, Transpose, std::size_t, std::size_t,        \
-                                        std::size_t, T, const T*, std::size_t, std::size_t, const T*, std::size_t, \
-                                        std::size_t, T, T*, std::size_t, std::size_t, std::size_t);
+// Pointer types as templates, so that the macro's T stays inside angle brackets.
+template <typename U>
+using PointerTo = U*;
+
+#define TILECL_INSTANTIATE(T)                                                                                       \
+  template void gemm_strided_batched<T>(DeviceSet&, Layout, Transpose, Transpose, std::size_t, std::size_t,         \
+                                        std::size_t, T, PointerTo<const T>, std::size_t, std::size_t,               \
+                                        PointerTo<const T>, std::size_t, std::size_t, T, PointerTo<T>, std::size_t, \
+                                        std::size_t, std::size_t);
 TILECL_INSTANTIATE(float)
 TILECL_INSTANTIATE(double)
 #undef TILECL_INSTANTIATE

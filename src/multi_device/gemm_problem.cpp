@@ -52,19 +52,17 @@ template <typename T>
 GemmProblem<T> gemm_problem(Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m, std::size_t n,
                             std::size_t k, T alpha, const T* a, std::size_t lda, const T* b, std::size_t ldb, T beta,
                             T* c, std::size_t ldc) {
-  GemmProblem<T> problem;
-  problem.m = m;
-  problem.n = n;
-  problem.k = k;
-  problem.alpha = alpha;
-  problem.beta = beta;
-  problem.a = a;
-  problem.a_storage = storage_of(layout, trans_a, lda);
-  problem.b = b;
-  problem.b_storage = storage_of(layout, trans_b, ldb);
-  problem.c = c;
-  problem.c_storage = storage_of(layout, Transpose::No, ldc);
-  return problem;
+  return {m,
+          n,
+          k,
+          alpha,
+          beta,
+          a,
+          storage_of(layout, trans_a, lda),
+          b,
+          storage_of(layout, trans_b, ldb),
+          c,
+          storage_of(layout, Transpose::No, ldc)};
 }
 
 template <typename T>
@@ -101,10 +99,15 @@ DeviceGemmForm device_gemm_form(const MatrixStorage& a, const MatrixStorage& b, 
   return {c.transposed ? Layout::ColMajor : Layout::RowMajor, trans(a), trans(b)};
 }
 
+// Pointer types as templates, so that the macro's T stays inside angle brackets.
+template <typename U>
+using PointerTo = U*;
+
 #define TILECL_INSTANTIATE(T)                                                                                     \
   template struct GemmProblem<T>;                                                                                 \
   template GemmProblem<T> gemm_problem<T>(Layout, Transpose, Transpose, std::size_t, std::size_t, std::size_t, T, \
-                                          const T*, std::size_t, const T*, std::size_t, T, T*, std::size_t);      \
+                                          PointerTo<const T>, std::size_t, PointerTo<const T>, std::size_t, T,    \
+                                          PointerTo<T>, std::size_t);                                             \
   template void validate_gemm<T>(const char*, DeviceSet&, Layout, Transpose, Transpose, const GemmProblem<T>&, bool);
 TILECL_INSTANTIATE(float)
 TILECL_INSTANTIATE(double)

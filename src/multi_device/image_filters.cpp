@@ -123,17 +123,22 @@ void gaussian_blur(DeviceSet& devices, std::size_t width, std::size_t height, st
   detail::filter_in_bands(devices, host_images(width, height, channels, src, src_pitch, dst, dst_pitch, frames), op);
 }
 
-#define TILECL_INSTANTIATE(T)                                                                                          \
-  template void convolve2d<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,            \
-                              std::size_t, const std::vector<float>&, std::size_t, std::size_t, Border,                \
-                              const FrameBatch&);                                                                      \
-  template void separable_filter<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,      \
-                                    std::size_t, const std::vector<float>&, const std::vector<float>&, Border,         \
-                                    const FrameBatch&);                                                                \
-  template void box_blur<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*, std::size_t, \
-                            std::size_t, std::size_t, Border, const FrameBatch&);                                      \
-  template void gaussian_blur<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, const T*, std::size_t, T*,         \
-                                 std::size_t, double, Border, std::optional<std::size_t>, const FrameBatch&);
+// Pointer types as templates, so that the macro's T stays inside angle brackets.
+template <typename U>
+using PointerTo = U*;
+
+#define TILECL_INSTANTIATE(T)                                                                                         \
+  template void convolve2d<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, PointerTo<const T>, std::size_t,     \
+                              PointerTo<T>, std::size_t, const std::vector<float>&, std::size_t, std::size_t, Border, \
+                              const FrameBatch&);                                                                     \
+  template void separable_filter<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, PointerTo<const T>,            \
+                                    std::size_t, PointerTo<T>, std::size_t, const std::vector<float>&,                \
+                                    const std::vector<float>&, Border, const FrameBatch&);                            \
+  template void box_blur<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, PointerTo<const T>, std::size_t,       \
+                            PointerTo<T>, std::size_t, std::size_t, std::size_t, Border, const FrameBatch&);          \
+  template void gaussian_blur<T>(DeviceSet&, std::size_t, std::size_t, std::size_t, PointerTo<const T>, std::size_t,  \
+                                 PointerTo<T>, std::size_t, double, Border, std::optional<std::size_t>,               \
+                                 const FrameBatch&);
 TILECL_INSTANTIATE(std::uint8_t)
 TILECL_INSTANTIATE(float)
 #undef TILECL_INSTANTIATE

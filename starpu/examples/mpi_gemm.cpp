@@ -22,7 +22,8 @@ namespace {
 
 // Element (row, col) of matrix `which`: a fixed pseudo-random value in [-1, 1).
 float element(int which, std::size_t row, std::size_t col) {
-  std::uint64_t x = (static_cast<std::uint64_t>(which) << 58) ^ (row * 0x9E3779B97F4A7C15ull) ^ (col + 0x632BE59BD9B4E019ull);
+  std::uint64_t x =
+      (static_cast<std::uint64_t>(which) << 58) ^ (row * 0x9E3779B97F4A7C15ull) ^ (col + 0x632BE59BD9B4E019ull);
   x ^= x >> 31;
   x *= 0xBF58476D1CE4E5B9ull;
   x ^= x >> 29;
@@ -48,7 +49,8 @@ Tile make_tile(int which, const Grid& rows, const Grid& cols, std::size_t i, std
   if (owner == rank) {
     tile.values.resize(nx * ny);
     for (std::size_t r = 0; r < ny; ++r)
-      for (std::size_t c = 0; c < nx; ++c) tile.values[r * nx + c] = element(which, i * rows.tile + r, j * cols.tile + c);
+      for (std::size_t c = 0; c < nx; ++c)
+        tile.values[r * nx + c] = element(which, i * rows.tile + r, j * cols.tile + c);
     starpu_matrix_data_register(&tile.handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(tile.values.data()),
                                 static_cast<uint32_t>(nx), static_cast<uint32_t>(nx), static_cast<uint32_t>(ny),
                                 sizeof(float));
@@ -105,18 +107,21 @@ int main(int argc, char** argv) {
   std::vector<std::vector<Tile>> a(gm.count()), b(gk.count()), c(gm.count());
   starpu_mpi_tag_t tag = 0;
   for (std::size_t i = 0; i < gm.count(); ++i)
-    for (std::size_t p = 0; p < gk.count(); ++p) a[i].push_back(make_tile(0, gm, gk, i, p, int(i % ranks), rank, tag++));
+    for (std::size_t p = 0; p < gk.count(); ++p)
+      a[i].push_back(make_tile(0, gm, gk, i, p, int(i % ranks), rank, tag++));
   for (std::size_t p = 0; p < gk.count(); ++p)
-    for (std::size_t j = 0; j < gn.count(); ++j) b[p].push_back(make_tile(1, gk, gn, p, j, int(j % ranks), rank, tag++));
+    for (std::size_t j = 0; j < gn.count(); ++j)
+      b[p].push_back(make_tile(1, gk, gn, p, j, int(j % ranks), rank, tag++));
   for (std::size_t i = 0; i < gm.count(); ++i)
-    for (std::size_t j = 0; j < gn.count(); ++j) c[i].push_back(make_tile(2, gm, gn, i, j, int((i + j) % ranks), rank, tag++));
+    for (std::size_t j = 0; j < gn.count(); ++j)
+      c[i].push_back(make_tile(2, gm, gn, i, j, int((i + j) % ranks), rank, tag++));
 
   const double start = starpu_timing_now();
   for (std::size_t i = 0; i < gm.count(); ++i)
     for (std::size_t j = 0; j < gn.count(); ++j)
       for (std::size_t p = 0; p < gk.count(); ++p) {
         const tilecl::starpu::GemmArguments<float> args{tilecl::Transpose::No, tilecl::Transpose::No, 1.0f,
-                                                         p == 0 ? 0.0f : 1.0f};
+                                                        p == 0 ? 0.0f : 1.0f};
         starpu_mpi_task_insert(MPI_COMM_WORLD, &tilecl::starpu::gemm_codelet<float>(), STARPU_R, a[i][p].handle,
                                STARPU_R, b[p][j].handle, STARPU_RW, c[i][j].handle, STARPU_VALUE, &args, sizeof(args),
                                0);
@@ -152,10 +157,11 @@ int main(int argc, char** argv) {
   int status = 0;
   if (rank == 0) {
     const bool ok = totals[0] == 0 && totals[1] == m * n && totals[2] == 0;
-    std::printf("tilecl starpu-mpi sgemm %zux%zux%zu in %zu-tiles on %d ranks: %.3f s (%.2f GFLOP/s), %lu of %lu "
-                "elements wrong, largest error %.2f of the bound, %lu ranks with failed tasks: %s\n",
-                m, n, k, tile, ranks, seconds, 2.0 * double(m) * double(n) * double(k) / seconds * 1e-9, totals[0],
-                totals[1], worst_all, totals[2], ok ? "OK" : "FAILED");
+    std::printf(
+        "tilecl starpu-mpi sgemm %zux%zux%zu in %zu-tiles on %d ranks: %.3f s (%.2f GFLOP/s), %lu of %lu "
+        "elements wrong, largest error %.2f of the bound, %lu ranks with failed tasks: %s\n",
+        m, n, k, tile, ranks, seconds, 2.0 * double(m) * double(n) * double(k) / seconds * 1e-9, totals[0], totals[1],
+        worst_all, totals[2], ok ? "OK" : "FAILED");
     status = ok ? 0 : 1;
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -26,7 +26,7 @@ void gemm_opencl(void* buffers[], void* cl_arg) {
   });
 }
 
-void rgb_to_gray_opencl(void* buffers[], void*) {
+void rgb_to_gray_opencl(void* buffers[], void* /*cl_arg: none*/) {
   detail::guarded("starpu rgb_to_gray", [&] {
     const auto rgb = detail::device_matrix(buffers[0]);
     auto gray = detail::device_matrix(buffers[1]);
@@ -41,8 +41,8 @@ void rgb_to_gray_opencl(void* buffers[], void*) {
 
 template <typename T>
 starpu_codelet& gemm_codelet() {
-  static starpu_codelet codelet =
-      detail::make_codelet(sizeof(T) == 4 ? "tilecl_sgemm" : "tilecl_dgemm", gemm_opencl<T>, {STARPU_R, STARPU_R, STARPU_RW});
+  static starpu_codelet codelet = detail::make_codelet(sizeof(T) == 4 ? "tilecl_sgemm" : "tilecl_dgemm", gemm_opencl<T>,
+                                                       {STARPU_R, STARPU_R, STARPU_RW});
   return codelet;
 }
 

@@ -37,7 +37,8 @@ std::vector<cl::Event> gather_extended_band(cl::CommandQueue& queue, const BandA
   const detail::DeviceMatrix& band = sources[1];
   const std::size_t row_bytes = band.nx * band.element_size;
   std::vector<cl::Event> done;
-  for (const auto& run : tilecl::detail::extended_band_rows(args.image_height, around.rows[1], args.radius, args.border)) {
+  for (const auto& run :
+       tilecl::detail::extended_band_rows(args.image_height, around.rows[1], args.radius, args.border)) {
     if (run.zeros) {
       done.emplace_back();
       queue.enqueueFillBuffer(extended, std::uint8_t{0}, run.to * row_bytes, run.count * row_bytes, nullptr,
@@ -66,9 +67,8 @@ void gaussian_band_opencl(void* buffers[], void* cl_arg) {
   detail::guarded("starpu gaussian_band", [&] {
     BandArguments args;
     starpu_codelet_unpack_args(cl_arg, &args);
-    const std::array<detail::DeviceMatrix, 3> sources{detail::device_matrix(buffers[0]),
-                                                      detail::device_matrix(buffers[1]),
-                                                      detail::device_matrix(buffers[2])};
+    const std::array<detail::DeviceMatrix, 3> sources{
+        detail::device_matrix(buffers[0]), detail::device_matrix(buffers[1]), detail::device_matrix(buffers[2])};
     auto out = detail::device_matrix(buffers[3]);
     const Neighbourhood around{{IndexRange{args.above_start, args.above_start + sources[0].ny},
                                 IndexRange{args.band_start, args.band_start + sources[1].ny},
@@ -80,9 +80,9 @@ void gaussian_band_opencl(void* buffers[], void* cl_arg) {
     cl::Buffer extended(context, CL_MEM_READ_WRITE, extended_rows * row_bytes);
     cl::Buffer filtered(context, CL_MEM_READ_WRITE, extended_rows * row_bytes);
     const auto gathered = gather_extended_band(queue, args, sources, around, extended);
-    const cl::Event blurred = gaussian_blur<T>(queue, pitch / args.channels, extended_rows, args.channels, extended, 0,
-                                               pitch, filtered, 0, pitch, args.sigma, args.border, args.radius,
-                                               &gathered);
+    const cl::Event blurred =
+        gaussian_blur<T>(queue, pitch / args.channels, extended_rows, args.channels, extended, 0, pitch, filtered, 0,
+                         pitch, args.sigma, args.border, args.radius, &gathered);
     detail::copy_rows(queue, filtered, args.radius * row_bytes, row_bytes, out.buffer, out.offset_bytes,
                       out.pitch_bytes(), rows, row_bytes, {blurred})
         .wait();

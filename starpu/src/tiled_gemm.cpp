@@ -1,6 +1,7 @@
 // The tiled GEMM task graph: A, B and C registered and partitioned into tiles, one gemm task per (i, j, p).
 #include <string>
 
+#include "partitioned_matrix.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/starpu.hpp"
 
@@ -9,36 +10,6 @@ namespace tilecl::starpu {
 namespace {
 
 constexpr const char* kOp = "starpu tiled_gemm";
-
-// A row-major host matrix registered with StarPU and partitioned into row_parts x column_parts tiles.
-class TiledMatrix {
- public:
-  TiledMatrix(const void* data, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t element_size,
-              std::size_t row_parts, std::size_t column_parts) {
-    starpu_matrix_data_register(&handle_, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(data), static_cast<uint32_t>(ld),
-                                static_cast<uint32_t>(cols), static_cast<uint32_t>(rows), element_size);
-    starpu_data_filter by_rows{};
-    by_rows.filter_func = starpu_matrix_filter_vertical_block;
-    by_rows.nchildren = static_cast<unsigned>(row_parts);
-    starpu_data_filter by_columns{};
-    by_columns.filter_func = starpu_matrix_filter_block;
-    by_columns.nchildren = static_cast<unsigned>(column_parts);
-    starpu_data_map_filters(handle_, 2, &by_rows, &by_columns);
-  }
-  ~TiledMatrix() {
-    starpu_data_unpartition(handle_, STARPU_MAIN_RAM);
-    starpu_data_unregister(handle_);
-  }
-  TiledMatrix(const TiledMatrix&) = delete;
-  TiledMatrix& operator=(const TiledMatrix&) = delete;
-
-  starpu_data_handle_t tile(std::size_t row_part, std::size_t column_part) const {
-    return starpu_data_get_sub_data(handle_, 2, static_cast<unsigned>(row_part), static_cast<unsigned>(column_part));
-  }
-
- private:
-  starpu_data_handle_t handle_ = nullptr;
-};
 
 std::size_t parts(std::size_t size, std::size_t tile) { return (size + tile - 1) / tile; }
 
@@ -70,18 +41,20 @@ void tiled_gemm(Transpose trans_a, Transpose trans_b, std::size_t m, std::size_t
   if (a == nullptr || b == nullptr) throw Error(kOp, a ? "b" : "a", CL_INVALID_VALUE, "the host pointer is null");
   const std::size_t mt = parts(m, tile), nt = parts(n, tile), kt = parts(k, tile);
   {
-    const TiledMatrix tiles_a(a, ta ? k : m, ta ? m : k, lda, sizeof(T), ta ? kt : mt, ta ? mt : kt);
-    const TiledMatrix tiles_b(b, tb ? n : k, tb ? k : n, ldb, sizeof(T), tb ? nt : kt, tb ? kt : nt);
-    const TiledMatrix tiles_c(c, m, n, ldc, sizeof(T), mt, nt);
+    const detail::PartitionedMatrix tiles_a(a, ta ? k : m, ta ? m : k, lda, sizeof(T), ta ? kt : mt, ta ? mt : kt);
+    const detail::PartitionedMatrix tiles_b(b, tb ? n : k, tb ? k : n, ldb, sizeof(T), tb ? nt : kt, tb ? kt : nt);
+    const detail::PartitionedMatrix tiles_c(c, m, n, ldc, sizeof(T), mt, nt);
     for (std::size_t i = 0; i < mt; ++i)
       for (std::size_t j = 0; j < nt; ++j)
         for (std::size_t p = 0; p < kt; ++p) {
           GemmArguments<T> args{trans_a, trans_b, alpha, p == 0 ? beta : T(1)};
-          const int status = starpu_task_insert(&gemm_codelet<T>(), STARPU_R, ta ? tiles_a.tile(p, i) : tiles_a.tile(i, p),
-                                                STARPU_R, tb ? tiles_b.tile(j, p) : tiles_b.tile(p, j), STARPU_RW,
-                                                tiles_c.tile(i, j), STARPU_VALUE, &args, sizeof(args), 0);
+          const int status =
+              starpu_task_insert(&gemm_codelet<T>(), STARPU_R, ta ? tiles_a.tile(p, i) : tiles_a.tile(i, p), STARPU_R,
+                                 tb ? tiles_b.tile(j, p) : tiles_b.tile(p, j), STARPU_RW, tiles_c.tile(i, j),
+                                 STARPU_VALUE, &args, sizeof(args), 0);
           if (status != 0)
-            throw Error(kOp, "task", CL_INVALID_OPERATION, "starpu_task_insert failed (" + std::to_string(status) + ")");
+            throw Error(kOp, "task", CL_INVALID_OPERATION,
+                        "starpu_task_insert failed (" + std::to_string(status) + ")");
         }
     starpu_task_wait_for_all();
   }

@@ -37,6 +37,8 @@ std::array<std::size_t, 3> origin(std::size_t offset, std::size_t pitch) { retur
 
 DeviceMatrix device_matrix(void* buffer_interface) {
   DeviceMatrix matrix;
+  // StarPU keeps an OpenCL worker's cl_mem in the interface's integer handle.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): the integer is a cl_mem, as StarPU stores it
   matrix.buffer = cl::Buffer(reinterpret_cast<cl_mem>(STARPU_MATRIX_GET_DEV_HANDLE(buffer_interface)), true);
   matrix.offset_bytes = STARPU_MATRIX_GET_OFFSET(buffer_interface);
   matrix.nx = STARPU_MATRIX_GET_NX(buffer_interface);
@@ -67,7 +69,8 @@ void record_failure(const char* codelet, std::exception_ptr failure) noexcept {
       std::rethrow_exception(failure);
     } catch (const Error&) {
     } catch (const cl::Error& error) {
-      failure = std::make_exception_ptr(Error(codelet, "task", error.err(), std::string("OpenCL call ") + error.what()));
+      failure =
+          std::make_exception_ptr(Error(codelet, "task", error.err(), std::string("OpenCL call ") + error.what()));
     } catch (const std::exception& error) {
       failure = std::make_exception_ptr(Error(codelet, "task", CL_OUT_OF_HOST_MEMORY, error.what()));
     }
@@ -78,7 +81,8 @@ void record_failure(const char* codelet, std::exception_ptr failure) noexcept {
   }
 }
 
-starpu_codelet make_codelet(const char* name, starpu_opencl_func_t function, std::vector<starpu_data_access_mode> modes) {
+starpu_codelet make_codelet(const char* name, starpu_opencl_func_t function,
+                            std::vector<starpu_data_access_mode> modes) {
   starpu_codelet codelet;
   starpu_codelet_init(&codelet);
   codelet.where = STARPU_OPENCL;

@@ -49,6 +49,7 @@ void guarded(const char* codelet, Body&& body) noexcept {
 }
 
 // A codelet with one OpenCL implementation and the given buffer modes.
-starpu_codelet make_codelet(const char* name, starpu_opencl_func_t function, std::vector<starpu_data_access_mode> modes);
+starpu_codelet make_codelet(const char* name, starpu_opencl_func_t function,
+                            std::vector<starpu_data_access_mode> modes);
 
 }  // namespace tilecl::starpu::detail

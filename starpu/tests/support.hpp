@@ -36,8 +36,8 @@ inline cl::CommandQueue& single_queue() {
 template <typename T>
 cl::Buffer device_copy(const std::vector<T>& values) {
   const auto context = single_queue().getInfo<CL_QUEUE_CONTEXT>();
-  return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, std::max<std::size_t>(values.size(), 1) * sizeof(T),
-                    const_cast<T*>(values.data()));
+  return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                    std::max<std::size_t>(values.size(), 1) * sizeof(T), const_cast<T*>(values.data()));
 }
 
 template <typename T>

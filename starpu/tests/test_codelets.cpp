@@ -22,9 +22,12 @@ TEST_SUITE("starpu.codelets") {
       auto c = st::test::random_values<float>(m * ldc, -1, 1);
       const auto c_start = c;
       starpu_data_handle_t ha, hb, hc;
-      starpu_matrix_data_register(&ha, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(a.data()), lda, k, m, sizeof(float));
-      starpu_matrix_data_register(&hb, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(b.data()), ldb, n, k, sizeof(float));
-      starpu_matrix_data_register(&hc, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(c.data()), ldc, n, m, sizeof(float));
+      starpu_matrix_data_register(&ha, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(a.data()), lda, k, m,
+                                  sizeof(float));
+      starpu_matrix_data_register(&hb, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(b.data()), ldb, n, k,
+                                  sizeof(float));
+      starpu_matrix_data_register(&hc, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(c.data()), ldc, n, m,
+                                  sizeof(float));
       const st::GemmArguments<float> args{Transpose::No, Transpose::No, 0.75f, -1.5f};
       const auto before = st::tasks_per_worker();
       REQUIRE(starpu_task_insert(&st::gemm_codelet<float>(), STARPU_R, ha, STARPU_R, hb, STARPU_RW, hc, STARPU_VALUE,
@@ -43,8 +46,8 @@ TEST_SUITE("starpu.codelets") {
       for (std::size_t i = 0; i < m; ++i)
         for (std::size_t j = 0; j < ldc; ++j) {
           const std::size_t at = i * ldc + j;
-          const bool ok = j < n ? std::abs(c[at] - want[at]) <= reference::gemm_tolerance<float>(k, magnitude[at]) +
-                                                                     1e-6 * std::abs(want[at])
+          const bool ok = j < n ? std::abs(c[at] - want[at]) <=
+                                      reference::gemm_tolerance<float>(k, magnitude[at]) + 1e-6 * std::abs(want[at])
                                 : c[at] == c_start[at];
           bad += ok ? 0 : 1;
         }

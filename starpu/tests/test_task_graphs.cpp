@@ -51,8 +51,8 @@ void check_tiled_gemm(const GemmShape& s) {
   for (std::size_t i = 0; i < s.m; ++i)
     for (std::size_t j = 0; j < ldc; ++j) {
       const std::size_t at = i * ldc + j;
-      const bool ok = j < s.n ? std::abs(c[at] - want[at]) <= reference::gemm_tolerance<float>(steps, magnitude[at]) +
-                                                                   1e-6 * std::abs(want[at])
+      const bool ok = j < s.n ? std::abs(c[at] - want[at]) <=
+                                    reference::gemm_tolerance<float>(steps, magnitude[at]) + 1e-6 * std::abs(want[at])
                               : c[at] == c_start[at];
       if (!ok && bad++ < 5) FAIL_CHECK("C(" << i << ", " << j << ") is " << c[at] << ", expected " << want[at]);
     }
@@ -88,7 +88,7 @@ TEST_SUITE("starpu.task_graphs") {
     check_tiled_gemm({Transpose::No, Transpose::No, 1, 1, 1, 4, 1.0f, 0.0f, 0});
     check_tiled_gemm({Transpose::No, Transpose::Yes, 7, 64, 9, 64, -1.0f, 1.0f, 0});  // one tile
     check_tiled_gemm({Transpose::No, Transpose::No, 9, 5, 0, 4, 1.0f, 2.0f, 1});      // k = 0: C = beta C
-    check_tiled_gemm({Transpose::Yes, Transpose::No, 5, 9, 6, 4, 0.0f, -1.0f, 2});   // alpha = 0
+    check_tiled_gemm({Transpose::Yes, Transpose::No, 5, 9, 6, 4, 0.0f, -1.0f, 2});    // alpha = 0
     // Each OpenCL worker's device got its own programs (its context is one tilecl keeps state for).
     CHECK(cache_sizes().contexts >= starpu_opencl_worker_get_count());
   }

@@ -9,11 +9,13 @@
 #include <CL/opencl.hpp>
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "support/fixture.hpp"
 #include "tilecl/device.hpp"
+#include "tilecl/error.hpp"
 #include "tilecl/multi_device.hpp"
 
 namespace tilecl::test::multi {
@@ -42,6 +44,19 @@ inline std::vector<cl::Device> devices(std::size_t count, std::size_t skip = 0) 
   return chosen;
 }
 
+// `count` devices alike (the test device's name), repeating them when the platform has fewer: compiles once per
+// program for all of them (one fingerprint), so the broad sweeps stay cheap.
+inline std::vector<cl::Device> alike(std::size_t count) {
+  const auto& all = platform_devices();
+  const auto name = all.front().getInfo<CL_DEVICE_NAME>();
+  std::vector<cl::Device> same;
+  for (const auto& d : all)
+    if (d.getInfo<CL_DEVICE_NAME>() == name) same.push_back(d);
+  std::vector<cl::Device> chosen;
+  for (std::size_t i = 0; i < count; ++i) chosen.push_back(same[i % same.size()]);
+  return chosen;
+}
+
 // One queue per device: all in one context (a device named twice appears once in it), or each in its own.
 inline std::vector<cl::CommandQueue> queues(const std::vector<cl::Device>& chosen, bool shared_context) {
   std::vector<cl::CommandQueue> result;
@@ -63,6 +78,17 @@ inline std::string describe(const std::vector<cl::Device>& chosen, bool shared_c
       std::to_string(chosen.size()) + (shared_context ? " devices, one context:" : " devices, own contexts:");
   for (const auto& d : chosen) text += " " + d.getInfo<CL_DEVICE_NAME>().substr(0, 7);
   return text;
+}
+
+// The call raises tilecl::Error naming `argument`, with `status`.
+inline void expect_error(const std::function<void()>& call, const std::string& argument, cl_int status) {
+  try {
+    call();
+    FAIL("no error for " << argument);
+  } catch (const Error& error) {
+    CHECK(error.argument() == argument);
+    CHECK(error.status() == status);
+  }
 }
 
 // A host array: `guard` sentinel elements, the region, `guard` sentinels. Elements of the region that a call

@@ -22,15 +22,7 @@ namespace {
 
 reference::Border to_reference(Border border) { return static_cast<reference::Border>(static_cast<int>(border)); }
 
-void expect_error(const std::function<void()>& call, const std::string& argument, cl_int status) {
-  try {
-    call();
-    FAIL("no error for " << argument);
-  } catch (const Error& error) {
-    CHECK(error.argument() == argument);
-    CHECK(error.status() == status);
-  }
-}
+using multi::expect_error;
 
 // The ranges are consecutive and cover [0, total).
 void check_cover(const std::vector<IndexRange>& ranges, std::size_t begin, std::size_t end) {
