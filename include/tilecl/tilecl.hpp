@@ -24,6 +24,7 @@
 #include "tilecl/gemm.hpp"
 #include "tilecl/gemm_batched.hpp"
 #include "tilecl/gemv.hpp"
+#include "tilecl/multi_device.hpp"
 #include "tilecl/prepare.hpp"
 #include "tilecl/reduce.hpp"
 #include "tilecl/runtime.hpp"

@@ -2,9 +2,9 @@
 // host reference shared with the tests) and their entries for `tilecl tune`.
 #include <limits>
 
-#include "reference/gemm_reference.hpp"
 #include "ops/gemm_batched_parts.hpp"
 #include "ops/tunable_ops.hpp"
+#include "reference/gemm_reference.hpp"
 #include "tilecl/error.hpp"
 #include "tuning/scratch.hpp"
 

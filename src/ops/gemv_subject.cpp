@@ -3,11 +3,11 @@
 #include <cstring>
 #include <limits>
 
-#include "reference/gemv_reference.hpp"
 #include "checks.hpp"
 #include "ops/gemv.hpp"
 #include "ops/gemv_tuning.hpp"
 #include "ops/tunable_ops.hpp"
+#include "reference/gemv_reference.hpp"
 #include "tilecl/error.hpp"
 #include "tuning/scratch.hpp"
 
