@@ -3,9 +3,10 @@
 // memory to host memory (the DeviceSet calls), the speedup over one device, and how far each result is from the
 // one-device result; beside them, the single-device call with data already on the device (the kernels alone).
 //
-//   tilecl_bench_multi --split subdevices --count 2     PoCL: the device cut into 2 sub-devices
-//   (CL_DEVICE_PARTITION_EQUALLY) tilecl_bench_multi --split devices --count 2        every GPU of the platform (e.g. 2
-//   H200s), each its own context
+// Examples (PoCL: the device cut into 2 sub-devices with CL_DEVICE_PARTITION_EQUALLY; GPUs: every GPU of the
+// platform, e.g. 2 H200s, each in its own context):
+//   - tilecl_bench_multi --split subdevices --count 2
+//   - tilecl_bench_multi --split devices --count 2
 //
 // Options: --device P:D (the device, or the platform's first), --gemm N (N^3 SGEMM), --image WxH, --frames F,
 // --repeat R (median of R timed runs after one warm-up), --json FILE.

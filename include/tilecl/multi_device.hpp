@@ -98,9 +98,8 @@ void gemm(DeviceSet& devices, Layout layout, Transpose trans_a, Transpose trans_
 // C_i = alpha * op(A_i) * op(B_i) + beta * C_i for i < batch_count, matrix i at a + i * stride_a (likewise b,
 // c), in the argument order of tilecl::gemm_strided_batched. Strides of A and B may be 0 (one matrix shared by
 // every product); the C matrices must not share an element. Each device computes a range of whole products.
-// Extension point: each device runs its products through tilecl::gemm one by one
-// (detail::enqueue_batch_products in src/multi_device/batched_gemm.cpp); once the single-device
-// gemm_strided_batched is in the library, that function becomes one call of it.
+// Each device runs its group of products as one tilecl::gemm_strided_batched launch (products of 512^3
+// multiply-adds and more: one tilecl::gemm each; src/multi_device/batched_gemm.cpp).
 template <typename T>
 void gemm_strided_batched(DeviceSet& devices, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
                           std::size_t n, std::size_t k, T alpha, const T* a, std::size_t lda, std::size_t stride_a,

@@ -8,6 +8,7 @@
 #include "multi_device/shares.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
+#include "tilecl/gemm_batched.hpp"
 #include "tilecl/multi_device.hpp"
 
 namespace tilecl {
@@ -15,8 +16,9 @@ namespace tilecl {
 namespace detail {
 
 // The products of one group on a device: matrix i of each operand at element i * stride of its buffer (stride
-// 0: one matrix shared by every product). The extension point: this runs the products one by one through
-// tilecl::gemm until the library has a single-device gemm_strided_batched, which then replaces the loop.
+// 0: one matrix shared by every product). Small products run as one tilecl::gemm_strided_batched launch (the
+// batched kernels own whole small matrices); products of at least kLargeProduct multiply-adds run one by one
+// through tilecl::gemm, whose tilings are made for large matrices (and have no 2^31-element span limit).
 struct StridedMatrices {
   cl::Buffer* buffer;
   std::size_t stride;
@@ -29,6 +31,11 @@ template <typename T>
 Events enqueue_batch_products(cl::CommandQueue& queue, const DeviceGemmForm& form, std::size_t m, std::size_t n,
                               std::size_t k, T alpha, T beta, const MatrixStorage& a, const MatrixStorage& b,
                               const MatrixStorage& c, const DeviceBatch& batch, std::size_t count, const Events& wait) {
+  constexpr double kLargeProduct = 512.0 * 512.0 * 512.0;
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < kLargeProduct)
+    return {gemm_strided_batched<T>(queue, form.layout, form.trans_a, form.trans_b, m, n, k, alpha, *batch.a.buffer, 0,
+                                    a.ld, batch.a.stride, *batch.b.buffer, 0, b.ld, batch.b.stride, beta,
+                                    *batch.c.buffer, 0, c.ld, batch.c.stride, count, &wait)};
   Events done;
   for (std::size_t i = 0; i < count; ++i)
     done.push_back(gemm<T>(queue, form.layout, form.trans_a, form.trans_b, m, n, k, alpha, *batch.a.buffer,
