@@ -214,7 +214,7 @@ std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& 
     if (is_skinny(category)) ranked = skinny_configs(dtype, category, p, device);
     for (auto& config : regblock_ranked(dtype, p, device)) ranked.push_back(std::move(config));
     if (category == "small")
-      ranked.insert(ranked.begin() + std::min<std::size_t>(1, ranked.size()), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
+      ranked.insert(ranked.begin() + (ranked.empty() ? 0 : 1), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
   }
   ranked.push_back({"tiled", {{"TILE", 8}, {"PAD", 1}}});
   ranked.push_back({"naive", {{"WG_X", 8}, {"WG_Y", 8}}});
