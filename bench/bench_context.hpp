@@ -33,9 +33,18 @@ struct Row {
   double rate() const { return timing.median_ms > 0 && !failed ? work / (timing.median_ms * 1e-3) * 1e-9 : 0; }
 };
 
+// A device-to-device copy of `bytes` (each of source and target), rotated through as many buffer pairs as a
+// row of that size rotates through, and its rate (read + write; the faster of clEnqueueCopyBuffer and a copy
+// kernel).
+struct CopyRate {
+  std::size_t bytes = 0;
+  double gb_per_s = 0;
+};
+
 struct Limits {
-  double copy_gb_per_s = 0;    // device-to-device copy, read + write
-  double fma_gflop_per_s = 0;  // FMA-bound kernel, float
+  double copy_gb_per_s = 0;      // the largest copy measured (1 GiB on GPUs), read + write
+  double fma_gflop_per_s = 0;    // FMA-bound kernel, float
+  std::vector<CopyRate> copies;  // by size, smallest first: what a GB/s row is compared with (report.hpp)
 };
 
 struct BenchContext {

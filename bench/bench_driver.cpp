@@ -54,8 +54,8 @@ struct Settings {
 
 std::vector<FamilyBenchmark> all_benchmarks() {
   return {
-      elementwise_benchmark(), transpose_benchmark(), reduce_benchmark(), gemm_benchmark(), image_benchmark(),
-      gemm_mma_benchmark(),
+      elementwise_benchmark(), transpose_benchmark(), reduce_benchmark(),   gemm_benchmark(),
+      image_benchmark(),       blas_benchmark(),      gemm_mma_benchmark(),
   };
 }
 
@@ -66,6 +66,7 @@ std::vector<FirstCallOp> all_first_calls() {
   for (auto&& op : reduce_first_calls()) ops.push_back(op);
   for (auto&& op : gemm_first_calls()) ops.push_back(op);
   for (auto&& op : image_first_calls()) ops.push_back(op);
+  for (auto&& op : blas_first_calls()) ops.push_back(op);
   return ops;
 }
 
@@ -197,12 +198,12 @@ int run_bench(const Settings& settings) {
   context.measure.warmups = settings.quick ? 1 : 2;
 
   RunInfo run{command_line(), detail::utc_now(), TILECL_BENCH_COMMIT, settings.quick};
-  std::cout << "tilecl " << version() << " bench on " << context.info->device_name << " ("
+  std::cout << "tilecl " << version() << " bench on " << context.info->device_name << "\n  "
             << context.info->platform_name << ", driver " << context.info->driver_version << ", fingerprint "
-            << context.info->fingerprint() << "), commit " << run.commit << ", " << run.date << "\n";
+            << context.info->fingerprint() << "\n  commit " << run.commit << ", " << run.date << "\n";
   const char* tune = std::getenv("TILECL_TUNE");
   std::cout << "tilecl rows use the parameters a call would use (TILECL_TUNE=" << (tune ? tune : "first-use")
-            << "; tuning database: " << (cache_directory().empty() ? "off" : cache_directory()) << ")\n"
+            << ")\n  tuning database: " << (cache_directory().empty() ? "off" : cache_directory()) << "\n"
             << std::endl;
 
   if (settings.sweep) return run_sweep_command(settings, context, run);
@@ -257,7 +258,13 @@ std::function<int()> add_bench_command(CLI::App& app) {
   command->add_option("--device", settings->device, "Device as P:D (index or name substring each)");
   command->add_flag("--quick", settings->quick,
                     "Small sizes and few runs (under a minute on a CPU); no first-call section");
-  command->add_option("--family", settings->families, "Families to run (default: all)")->delimiter(',');
+  // --family: a benchmark's family, or (--sweep) a sweep op's family or name.
+  std::set<std::string> families;
+  for (const auto& benchmark : all_benchmarks()) families.insert(benchmark.family);
+  for (const auto& op : sweep_ops(DeviceInfo{})) families.insert({op.family, op.op});
+  command->add_option("--family", settings->families, "Families to run (default: all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(families));
   command->add_option("--json", settings->json_path,
                       "Write results as JSON here, and an SVG chart per family beside it");
   command->add_flag("--no-first-call", settings->no_first_call, "Skip the first-call latency measurements");

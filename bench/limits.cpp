@@ -2,8 +2,11 @@
 #include <algorithm>
 #include <functional>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cases/cases.hpp"
+#include "report.hpp"
 
 namespace tilecl::bench {
 namespace {
@@ -60,34 +63,59 @@ Row limit_row(BenchContext& context, const std::string& op, const std::string& s
   return row;
 }
 
-std::size_t copy_bytes(const BenchContext& context) {
-  return std::min<std::size_t>(context.info->is_gpu() ? (std::size_t{1} << 30) : (std::size_t{1} << 28),
-                               context.info->max_allocation_bytes / 2);
+// The copy sizes measured: 64 KiB up to 1 GiB on GPUs (256 MiB on CPUs, less if one buffer may not be that
+// large), by factors of 4 (16 with --quick), the largest always included.
+std::vector<std::size_t> copy_sizes(const BenchContext& context) {
+  const std::size_t largest = std::min<std::size_t>(
+      context.info->is_gpu() ? (std::size_t{1} << 30) : (std::size_t{1} << 28), context.info->max_allocation_bytes / 2);
+  std::vector<std::size_t> sizes;
+  for (std::size_t bytes = std::size_t{1} << 16; bytes < largest; bytes *= context.quick ? 16 : 4)
+    sizes.push_back(bytes);
+  sizes.push_back(largest);
+  return sizes;
 }
 
-Row copy_row(BenchContext& context, std::size_t bytes) {
-  cl::Buffer source(context.context, CL_MEM_READ_WRITE, bytes), target(context.context, CL_MEM_READ_WRITE, bytes);
+// Source and target buffer pairs of `bytes` each, as many as a row of that size rotates through, sources
+// filled with random bytes.
+struct CopyBuffers {
+  std::vector<cl::Buffer> sources, targets;
+};
+CopyBuffers copy_buffers(BenchContext& context, std::size_t bytes) {
+  CopyBuffers buffers;
   std::vector<unsigned char> pattern(bytes);
-  for (auto& byte : pattern) byte = static_cast<unsigned char>(context.random());
-  context.queue.enqueueWriteBuffer(source, CL_TRUE, 0, bytes, pattern.data());
-  return limit_row(context, "copy", std::to_string(bytes >> 20) + " MiB", "bytes", "clEnqueueCopyBuffer",
-                   2.0 * static_cast<double>(bytes), Unit::BytesPerSecond, [&] {
+  for (std::size_t set = 0; set < context.rotation_sets(2 * bytes); ++set) {
+    for (auto& byte : pattern) byte = static_cast<unsigned char>(context.random());
+    buffers.sources.emplace_back(context.context, CL_MEM_READ_WRITE, bytes);
+    buffers.targets.emplace_back(context.context, CL_MEM_READ_WRITE, bytes);
+    context.queue.enqueueWriteBuffer(buffers.sources.back(), CL_TRUE, 0, bytes, pattern.data());
+  }
+  return buffers;
+}
+
+Row copy_row(BenchContext& context, std::size_t bytes, const CopyBuffers& buffers) {
+  const std::size_t sets = buffers.sources.size();
+  int run = 0;
+  return limit_row(context, "copy", bytes_text(bytes), "bytes", "clEnqueueCopyBuffer", 2.0 * static_cast<double>(bytes),
+                   Unit::BytesPerSecond, [&] {
                      cl::Event event;
-                     context.queue.enqueueCopyBuffer(source, target, 0, 0, bytes, nullptr, &event);
+                     const std::size_t set = static_cast<std::size_t>(run++) % sets;
+                     context.queue.enqueueCopyBuffer(buffers.sources[set], buffers.targets[set], 0, 0, bytes, nullptr,
+                                                     &event);
                      return event;
                    });
 }
 
-Row copy_kernel_row(BenchContext& context, std::size_t bytes) {
+Row copy_kernel_row(BenchContext& context, std::size_t bytes, const CopyBuffers& buffers) {
   cl::Program program = build_limit_program(context, "-DVW=4");
   cl::Kernel kernel(program, "bench_copy");
-  cl::Buffer source(context.context, CL_MEM_READ_WRITE, bytes), target(context.context, CL_MEM_READ_WRITE, bytes);
-  context.queue.enqueueFillBuffer(source, 1.5f, 0, bytes);
-  kernel.setArg(0, source);
-  kernel.setArg(1, target);
-  return limit_row(context, "copy", std::to_string(bytes >> 20) + " MiB", "bytes", "copy kernel (float4)",
+  const std::size_t sets = buffers.sources.size();
+  int run = 0;
+  return limit_row(context, "copy", bytes_text(bytes), "bytes", "copy kernel (float4)",
                    2.0 * static_cast<double>(bytes), Unit::BytesPerSecond, [&] {
                      cl::Event event;
+                     const std::size_t set = static_cast<std::size_t>(run++) % sets;
+                     kernel.setArg(0, buffers.sources[set]);
+                     kernel.setArg(1, buffers.targets[set]);
                      context.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(bytes / 16), cl::NullRange,
                                                         nullptr, &event);
                      return event;
@@ -117,14 +145,24 @@ Row fma_row(BenchContext& context) {
 
 }  // namespace
 
+// Copies at every size (report.cpp compares each GB/s row with the copy of about its size), then the FMA rate.
+// The largest size keeps both implementations' rows; smaller sizes keep the faster one.
 Limits measure_limits(BenchContext& context) {
   Limits limits;
-  const std::size_t bytes = copy_bytes(context);
-  Row copy = copy_row(context, bytes);
-  Row copy_kernel = copy_kernel_row(context, bytes);
-  limits.copy_gb_per_s = std::max(copy.rate(), copy_kernel.rate());
-  context.add(copy);
-  context.add(copy_kernel);
+  const std::vector<std::size_t> sizes = copy_sizes(context);
+  for (const std::size_t bytes : sizes) {
+    const CopyBuffers buffers = copy_buffers(context, bytes);
+    Row copy = copy_row(context, bytes, buffers);
+    Row kernel = copy_kernel_row(context, bytes, buffers);
+    limits.copies.push_back({bytes, std::max(copy.rate(), kernel.rate())});
+    if (bytes == sizes.back()) {
+      context.add(copy);
+      context.add(kernel);
+    } else {
+      context.add(copy.rate() >= kernel.rate() ? copy : kernel);
+    }
+  }
+  limits.copy_gb_per_s = limits.copies.back().gb_per_s;
   Row fma = fma_row(context);
   limits.fma_gflop_per_s = fma.rate();
   context.add(fma);

@@ -14,6 +14,12 @@ struct Timing {
   double max_ms = 0;
   int runs = 0;
   bool host_timed = false;
+
+  // (max - min) / median: how far the runs spread around the median (0 with one run).
+  double spread() const { return median_ms > 0 ? (max_ms - min_ms) / median_ms : 0; }
+  // Runs this spread make the median uncertain; the report flags the row (kLargeSpread).
+  bool spread_is_large() const { return spread() > kLargeSpread; }
+  static constexpr double kLargeSpread = 0.5;
 };
 
 struct MeasureOptions {

@@ -26,7 +26,17 @@ struct RunInfo {
   bool quick = false;
 };
 
-// The fraction of the device limit a row reached: copy bandwidth for GB/s rows, FMA rate for GFLOP/s rows.
+// Formatting shared by the report's table and charts: "12.35" (digits after the point), "0.27%" / "3.4%" /
+// "99%" (a fraction, with enough digits to tell small values apart), "64 KiB" / "256 MiB".
+std::string fixed_text(double value, int digits);
+std::string percent_text(double fraction);
+std::string bytes_text(std::size_t bytes);
+
+// The rate a row is compared with: for GB/s rows the copy that moves about as many bytes (the nearest size on a
+// log scale: a row whose data stays in cache is compared with a copy whose data does too, not with a 1 GiB
+// copy), for GFLOP/s rows the FMA-bound kernel. `reference` (when given) receives its name ("copy of 64 MiB").
+double limit_rate(const Row& row, const Limits& limits, std::string* reference = nullptr);
+// The fraction of that limit the row reached (0 when there is none).
 double fraction_of_limit(const Row& row, const Limits& limits);
 // Our rate over the best peer's rate at the same op, shape and dtype; 0 when there is no peer.
 double ratio_to_best_peer(const Row& row, const std::vector<Row>& rows);
@@ -37,7 +47,8 @@ void print_first_calls(std::ostream& out, const std::vector<FirstCallResult>& re
 nlohmann::json to_json(const RunInfo& run, const DeviceInfo& device, const Limits& limits, const std::vector<Row>& rows,
                        const std::vector<FirstCallResult>& first_calls);
 
-// One horizontal bar chart per family: every implementation's rate as a fraction of the device limit.
+// One horizontal bar chart per family: every implementation's rate as a fraction of its limit (limit_rate), the
+// limit drawn as a line at 100% and limit rows of the family (a copy of the same bytes) as marks, not bars.
 std::string family_chart_svg(const std::string& family, const std::vector<Row>& rows, const Limits& limits,
                              const DeviceInfo& device, const RunInfo& run);
 

@@ -1,9 +1,10 @@
-// An image through the image families on the default OpenCL device: RGB to gray, then a Gaussian blur in each
-// of the four border modes, each written as a PNG. Without an input file it draws a test pattern (bright top
-// edge, dark bottom and right edges, rings), which makes the border modes easy to tell apart.
+// An image through the image families on the default OpenCL device: RGB to gray (BT.601 weights, as OpenCV's
+// cvtColor), then a Gaussian blur of the colour image in each border mode, each written as a PNG. Without an
+// input file it draws a test pattern (bright top edge, dark bottom and right edges, rings), which makes the
+// border modes easy to tell apart.
 // Usage: image [INPUT|-] [OUTPUT_DIR] [WIDTHxHEIGHT]
 //   INPUT         PNG, PPM or anything else stb_image reads; "-" (default) draws the pattern
-//   OUTPUT_DIR    where input.png (the pattern), gray.png and blur_<border>.png go (default ".")
+//   OUTPUT_DIR    where input.png (the pattern), gray.png and blur_<border>.png (colour) go (default ".")
 //   WIDTHxHEIGHT  size of the drawn pattern (default 320x240)
 #include <algorithm>
 #include <cmath>
@@ -83,27 +84,33 @@ int main(int argc, char** argv) {
   cl::Context context(device);
   cl::CommandQueue queue(context, device);
   cl::Buffer rgb(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.rgb.size(), image.rgb.data());
-  cl::Buffer gray(context, CL_MEM_READ_WRITE, width * height), blurred(context, CL_MEM_READ_WRITE, width * height);
-  std::vector<std::uint8_t> pixels(width * height);
-  // A blur wide enough for the border rule to show: sigma 1/24 of the shorter side, radius 3 sigma.
-  const double sigma = std::max<std::size_t>(1, std::min(width, height) / 24);
+  cl::Buffer gray(context, CL_MEM_READ_WRITE, width * height), blurred(context, CL_MEM_READ_WRITE, 3 * width * height);
+  std::vector<std::uint8_t> pixels(3 * width * height);
+  // A blur wide enough for the border rule to show: sigma 1/24 of the shorter side; the kernel size derived
+  // from it as OpenCV's GaussianBlur does (2 * round(3 sigma) + 1 for bytes).
+  const double sigma = static_cast<double>(std::max<std::size_t>(1, std::min(width, height) / 24));
+  const tilecl::GaussianKernel kernel{0, 0, sigma, sigma};
   try {
     // Pitches count elements: 3 * width bytes per RGB row, width per gray row.
-    tilecl::rgb_to_gray<std::uint8_t>(queue, width, height, rgb, 0, 3 * width, gray, 0, width);
-    queue.enqueueReadBuffer(gray, CL_TRUE, 0, pixels.size(), pixels.data());
+    tilecl::rgb_to_gray<std::uint8_t>(queue, width, height, rgb, 0, 3 * width, gray, 0, width,
+                                      tilecl::GrayOptions(tilecl::GrayWeights::bt601(), tilecl::ChannelOrder::RGB));
+    queue.enqueueReadBuffer(gray, CL_TRUE, 0, width * height, pixels.data());
     if (!write_png(output_dir + "/gray.png", image.width, image.height, 1, pixels.data())) return 1;
-    for (tilecl::Border border :
-         {tilecl::Border::Zero, tilecl::Border::Clamp, tilecl::Border::Mirror, tilecl::Border::Wrap}) {
-      tilecl::gaussian_blur<std::uint8_t>(queue, width, height, 1, gray, 0, width, blurred, 0, width, sigma, border);
+    // Constant reads mid-gray outside the image; the others fold or repeat the image.
+    for (tilecl::Border border : {tilecl::Border::Zero, tilecl::Border::Clamp, tilecl::Border::Mirror,
+                                  tilecl::Border::Wrap, tilecl::Border::Reflect, tilecl::Border::Constant}) {
+      tilecl::gaussian_blur<std::uint8_t>(queue, width, height, 3, rgb, 0, 3 * width, blurred, 0, 3 * width, kernel,
+                                          tilecl::FilterOptions(border, 128.0));
       queue.enqueueReadBuffer(blurred, CL_TRUE, 0, pixels.size(), pixels.data());
       const std::string path = output_dir + "/blur_" + tilecl::to_string(border) + ".png";
-      if (!write_png(path, image.width, image.height, 1, pixels.data())) return 1;
+      if (!write_png(path, image.width, image.height, 3, pixels.data())) return 1;
     }
   } catch (const tilecl::Error& error) {  // names the op, the argument and the OpenCL error
     std::cerr << error.what() << std::endl;
     return 1;
   }
   std::cout << width << "x" << height << " on " << tilecl::device_info(device).device_name << ": wrote gray.png and "
-            << "blur_{zero,clamp,mirror,wrap}.png (Gaussian, sigma " << sigma << ") to " << output_dir << std::endl;
+            << "blur_{zero,clamp,mirror,wrap,reflect,constant}.png (Gaussian, sigma " << sigma << ") to " << output_dir
+            << std::endl;
   return 0;
 }

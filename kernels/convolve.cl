@@ -2,52 +2,70 @@
  *
  * out(x, y, c) = sum_{dy, dx} f(dy, dx) * in(x + dx - rx, y + dy - ry, c), dx in 0..2rx, dy in 0..2ry
  * This is correlation, as OpenCV's filter2D computes it (flip the filter for a true convolution). The filter
- * is (2ry + 1) x (2rx + 1) floats, row-major, in __constant memory (the host checks it fits in
+ * is (2ry + 1) x (2rx + 1) taps, row-major, in __constant memory (the host checks it fits in
  * CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: 64 KiB allows 127 x 127). Separable filters use a row filter of
  * 2rx + 1 taps and a column filter of 2ry + 1 taps; the result equals the direct filter f(dy, dx) =
  * col(dy) * row(dx) under every border rule, because each rule maps x and y independently.
- * Images have CHANNELS interleaved channels (1 or 3); every channel is filtered alike. Kernels work on
+ * Images have CHANNELS interleaved channels (1, 3 or 4); every channel is filtered alike. Kernels work on
  * elements: a row has width * CHANNELS elements, and a horizontal tap steps CHANNELS elements.
- * Sums are formed in float. For uchar the result is rounded to nearest (ties to even) and saturated to
- * 0..255; for float it is stored as is.
+ *
+ * Arithmetic (build macros; the host picks them from the call's options):
+ *   default            sums in float (the compiler may fuse multiply-adds); uchar results rounded to nearest
+ *                      (ties to even) and saturated to 0..255; float results stored as they are.
+ *   USE_FMA 1          (direct kernels) OpenCV 4.6's filter2D on 8-bit images, bit for bit: one float sum per
+ *                      element, s = fma(x, f, s) over the taps in row-major order from s = 0; the result is
+ *                      rint(s) saturated to 0..255 when |s| < 2^31, else 0 (cvRound's overflow value, packed).
+ *   USE_FIXED_POINT 1, 2 (separable kernels, uchar) integer taps and sums, as OpenCV 4.6's GaussianBlur and blur
+ *                      compute on 8-bit images: the row pass sums tap * pixel, the column pass sums tap *
+ *                      row-pass value, and each sum s becomes a byte through the argument fixed_point =
+ *                      (bias, multiplier, shift, float_end) and fixed_scale. With 1 the taps and sums are floats
+ *                      holding integers: exact, because every product and partial sum stays below 2^24
+ *                      (GaussianBlur's taps sum to 256 in each direction: sums below 255 * 256 * 256; blur up
+ *                      to 256 taps: below 255 * 256), and as fast as the float arithmetic; with 2 (larger
+ *                      blurs, whose sums may exceed 2^24) they are uints. The finish:
+ *                        USE_FIXED_POINT 1: min(((s + bias) * multiplier) >> shift, 255) (uint, wrapping)
+ *                          GaussianBlur: 8.8 fixed-point taps, bias 2^15, multiplier 1, shift 16;
+ *                          blur up to 256 taps: taps 1, OpenCV's divScale and divDelta, shift 23;
+ *                        USE_FIXED_POINT 2 (blur above 256 taps; multiplier = the tap count d, odd): elements
+ *                          of a row before float_end: rint(float(s) * fixed_scale) (OpenCV's vector path), the
+ *                          others s / d rounded to nearest (its scalar path in double; d odd: no ties).
+ * The host computes every integer above; the kernels only apply them.
  *
  * Border rules (BORDER, a build macro): reads outside the image become
- *   0 Zero    0
- *   1 Clamp   the nearest edge pixel                             a a a | a b c d | d d d
- *   2 Mirror  reflection without repeating the edge (reflect-101)  d c b | a b c d | c b a
- *   3 Wrap    the periodic continuation                          b c d | a b c d | a b c
- * Mirror and Wrap are full periodic foldings (period 2n - 2 and n), so they stay correct when the filter is
- * larger than the image; an image of one pixel in a direction reads that pixel. BORDER is a build macro,
- * not an argument, because the naive and CPU kernels apply it on every tap of their edge paths, where a
- * run-time switch would cost a branch per tap and keep the compiler from folding the rule (Clamp is a min and
- * a max, Zero skips the load); the interior paths do not depend on it, and an application uses one or two
- * rules, so the price is at most four programs per configuration, compiled once and cached.
+ *   0 Constant   border_value (an argument; the host passes 0 for tilecl::Border::Zero)
+ *   1 Clamp      the nearest edge pixel                             a a a | a b c d | d d d
+ *   2 Mirror     reflection without repeating the edge (reflect-101)  d c b | a b c d | c b a
+ *   3 Wrap       the periodic continuation                          b c d | a b c d | a b c
+ *   4 Reflect    reflection repeating the edge                      c b a | a b c d | d c b
+ * Mirror, Wrap and Reflect are full periodic foldings (periods 2n - 2, n and 2n), so they stay correct when
+ * the filter is larger than the image; an image of one pixel in a direction reads that pixel. BORDER is a
+ * build macro, not an argument, because the naive and CPU kernels apply it on every tap of their edge paths,
+ * where a run-time switch would cost a branch per tap; the interior paths do not depend on it.
  *
  * Filter size: RADIUS_X and RADIUS_Y are build macros. A value >= 0 fixes the radius at compile time: tap
  * loops unroll and the tiled kernels size their local tiles and register windows from it (the radius
  * arguments must then equal the macros). -1 is the generic path: the naive and vector kernels read the
- * radius from their arguments (any radius, loops bounded by the radius, not by the global id), and the tiled
- * kernels are not compiled, because their local memory and register windows depend on it. The host passes
- * both macros on every build; their default (1, a 3 x 3 filter) only makes the file compile every kernel
- * when no option is given.
+ * radius from their arguments, and the tiled kernels are not compiled. The host passes both macros on every
+ * build; their default (1, a 3 x 3 filter) only makes the file compile every kernel when no option is given.
  *
- * Programs: VARIANT selects the kernels a program holds (0: all, the default), so a program built for one
- * variant compiles only its own kernels -- the tiled ones unroll their tap loops and are slow to compile.
+ * Programs: CONVOLVE_VARIANT selects the kernels a program holds (0: all, the default), so a program built for
+ * one variant compiles only its own kernels -- the tiled ones unroll their tap loops and are slow to compile.
  *
  * Arguments shared by all kernels: width, height in pixels; *_pitch in elements of the buffer's type between
- * row starts (>= width * CHANNELS); *_offset in elements, added once at entry. src and dst must not overlap.
- * The host keeps every index below 2^31 except y * pitch, which is formed in 64 bits.
+ * row starts (>= width * CHANNELS); *_offset in elements, added once at entry; border_value the Constant
+ * rule's value (any float; uchar images: an integer 0..255); taps as floats, or as uints with
+ * USE_FIXED_POINT 2. src and dst must not overlap. The host keeps every index below 2^31 except y * pitch,
+ * which is formed in 64 bits.
  *
  * Kernels. VEC elements per work-item along x; "chunk" = VEC consecutive elements of a row.
  *   convolve_direct_naive(width, height, src, src_offset, src_pitch, dst, dst_offset, dst_pitch,
- *                         filter, radius_x, radius_y)
+ *                         filter, radius_x, radius_y, border_value)
  *       One pixel (all channels) per work-item; every tap goes through the border rule. Reference variant.
  *       global = (round_up(width, lx), round_up(height, ly)); local launch-only, any size.
  *   convolve_direct_vector(same arguments)
  *       CPU form: one chunk per work-item, a VEC-wide float accumulator, no local memory. Chunks whose taps
  *       stay inside the row take unaligned vector loads with no checks; the others gather tap by tap.
- *       global = (round_up(ceil(width * CHANNELS / VEC), lx), round_up(height, ly)); local launch-only
- *       (PoCL: lx a multiple of 8, or a large work-group).
+ *       global = (round_up(ceil(width * CHANNELS / VEC), lx), round_up(height, ly)); local launch-only.
  *   convolve_direct_tiled(same arguments)                       [only when RADIUS_X, RADIUS_Y >= 0]
  *       GPU form: a work-group computes TILE_X x TILE_Y pixels. It copies the input tile plus halo into local
  *       memory as float, one chunk per load (aligned vector loads without any check when the tile and its
@@ -56,17 +74,24 @@
  *       chunk in WPT_Y consecutive rows, reading each input row of its window once into registers.
  *       local = (WG_X, WG_Y) = (TILE_X * CHANNELS / VEC, TILE_Y / WPT_Y) (required work-group size);
  *       global = (ceil(width / TILE_X) * WG_X, ceil(height / TILE_Y) * WG_Y).
- *   convolve_rows_vector(width, height, src, src_offset, src_pitch, work, work_pitch, row_filter, radius_x)
- *   convolve_cols_vector(width, height, work, work_pitch, dst, dst_offset, dst_pitch, col_filter, radius_y)
- *       Separable, two passes through a float workspace owned by the host: rows_vector filters every row of
- *       src into work, cols_vector filters the columns of work into dst. The workspace holds height rows of
- *       work_pitch floats, work_pitch >= width * CHANNELS (a multiple of VEC keeps its accesses aligned):
- *       4 * height * work_pitch bytes. Geometry of both as convolve_direct_vector.
+ *   convolve_rows_vector(width, height, src, src_offset, src_pitch, work, work_pitch, row_filter, radius_x,
+ *                        border_value)
+ *   convolve_cols_vector(width, height, work, work_pitch, dst, dst_offset, dst_pitch, row_filter, col_filter,
+ *                        radius_x, radius_y, border_value, fixed_point, fixed_scale)
+ *       Separable, two passes through a workspace owned by the host (floats, or uints with USE_FIXED_POINT 2):
+ *       rows_vector filters every row of src into work, cols_vector filters the columns of work into dst
+ *       (rows outside the image, under Constant, are the row filter applied to a row of border_value, which
+ *       is why it takes the row filter). The workspace holds height rows of work_pitch elements,
+ *       work_pitch >= width * CHANNELS (a multiple of VEC keeps its accesses aligned): 4 * height *
+ *       work_pitch bytes. Geometry of both as convolve_direct_vector.
  *   convolve_separable_vector(width, height, src, src_offset, src_pitch, dst, dst_offset, dst_pitch,
- *                             row_filter, col_filter, radius_x, radius_y)
+ *                             row_filter, col_filter, radius_x, radius_y, border_value, fixed_point,
+ *                             fixed_scale)
  *       CPU form of a fused separable pass, no workspace: one chunk in WPT_Y consecutive rows per work-item;
- *       it filters the WPT_Y + 2ry input rows along x into a register and adds each to the WPT_Y column sums
- *       it belongs to. global = (round_up(ceil(width * CHANNELS / VEC), lx),
+ *       it filters the WPT_Y + 2ry input rows along x once each. With a build-time RADIUS_Y the last 2ry + 1
+ *       of them roll through registers and each output row is one column sum (so WPT_Y can be large: 32-64
+ *       rows filter each input row 1.1-1.25 times); with a run-time radius each row pass is added to the
+ *       WPT_Y column sums it belongs to. global = (round_up(ceil(width * CHANNELS / VEC), lx),
  *       round_up(ceil(height / WPT_Y), ly)); local launch-only.
  *   convolve_separable_tiled(same arguments as convolve_separable_vector)  [only when RADIUS_X, RADIUS_Y >= 0]
  *       GPU form, fused: the row pass of TILE_Y + 2ry rows into a local tile, then the column pass from local
@@ -74,9 +99,8 @@
  *       window (its chunk plus HALO elements on each side) straight from global memory with aligned vector
  *       loads (USE_LOCAL_INPUT 0: overlapping windows hit the cache; half the local memory; edges as in
  *       convolve_direct_tiled), or from an input tile staged in local memory first as in
- *       convolve_direct_tiled (USE_LOCAL_INPUT 1). With PREFETCH 1 a work-item loads the windows of all its
- *       row-pass rows before filtering any, so that all its loads are in flight at once (the compiler,
- *       left to itself, filters row by row in fewer registers).
+ *       convolve_direct_tiled (USE_LOCAL_INPUT 1). With USE_PREFETCH 1 a work-item loads the windows of all
+ *       its row-pass rows before filtering any, so that all its loads are in flight at once.
  *       Geometry as convolve_direct_tiled.
  *   Local memory of the tiled kernels, in bytes, with HALO = ceil(RADIUS_X * CHANNELS / VEC) * VEC:
  *       direct:    4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + 2 * HALO + PAD)
@@ -85,11 +109,11 @@
  *
  * Macros (all optional):
  *   DTYPE     element type of src and dst: float or uchar. Default float.
- *   CHANNELS  interleaved channels per pixel, 1 or 3 (any positive value works). Default 1.
- *   BORDER    0 Zero, 1 Clamp, 2 Mirror, 3 Wrap. Default 1.
+ *   CHANNELS  interleaved channels per pixel, 1, 3 or 4 (any positive value works). Default 1.
+ *   BORDER    0 Constant, 1 Clamp, 2 Mirror, 3 Wrap, 4 Reflect. Default 1.
  *   RADIUS_X  horizontal radius fixed at build time (>= 0), or -1 for the radius argument. Default 1.
  *   RADIUS_Y  vertical radius, likewise. Default 1.
- *   VARIANT   the kernels compiled: 0 all, 1 convolve_direct_naive, 2 convolve_direct_vector,
+ *   CONVOLVE_VARIANT  the kernels compiled: 0 all, 1 convolve_direct_naive, 2 convolve_direct_vector,
  *             3 convolve_direct_tiled, 4 convolve_rows_vector + convolve_cols_vector, 5 convolve_separable_vector,
  *             6 convolve_separable_tiled. Default 0.
  *   VEC       elements per work-item along x: 2, 4, 8 or 16. Default 4.
@@ -97,19 +121,29 @@
  *             Default 32.
  *   TILE_Y    tiled kernels: rows per work-group; a multiple of WPT_Y. Default 16.
  *   WPT_Y     rows per work-item (tiled kernels and convolve_separable_vector), >= 1. Default 4.
- *   PAD       tiled kernels: extra floats at the end of each local row, a multiple of VEC. Default 0.
+ *   PAD       tiled kernels: extra elements at the end of each local row, a multiple of VEC. Default 0.
  *   USE_LOCAL_INPUT  convolve_separable_tiled: 1 stages the input tile in local memory, 0 reads the row-pass
  *             windows from global memory. Default 0.
- *   PREFETCH  convolve_separable_tiled: 1 loads every row-pass window of a work-item before filtering any
+ *   USE_PREFETCH  convolve_separable_tiled: 1 loads every row-pass window of a work-item before filtering any
  *             (more registers, more loads in flight: the 9x9 Gaussian on float at 7680x4320 on an H200 went
  *             from 90.5 to 86.6 us, the 5x5 box from 83.1 to 71.8 us), 0 loads and filters row by row.
  *             Default 0.
- *   ROUND_BY_ADD  uchar only, how results are rounded: 0 rint (one instruction on GPUs), 1 clamp to 0..255
- *             first, then add and subtract 2^23 (PoCL's rint is a long software sequence). The same results: in
- *             0..255 the addition rounds to an integer, to nearest with ties to even (OpenCL's default rounding
- *             mode; nothing is built with -cl-fast-relaxed-math, so it is not folded), the subtraction is
- *             exact, and clamping before or after rounding to the nearest integer agrees at integer bounds.
- *             Default 0.
+ *   USE_ROUND_BY_ADD  uchar with float sums: how results are rounded: 0 rint (one instruction on GPUs), 1
+ *             clamp to 0..255 first, then add and subtract 2^23 (PoCL's rint is a long software sequence).
+ *             The same results: in 0..255 the addition rounds to an integer, to nearest with ties to even
+ *             (OpenCL's default rounding mode; nothing is built with -cl-fast-relaxed-math, so it is not
+ *             folded), the subtraction is exact, and clamping before or after rounding to the nearest
+ *             integer agrees at integer bounds. Default 0.
+ *   USE_FMA   direct kernels, 0 or 1: OpenCV's filter2D arithmetic (above). Default 0.
+ *   USE_FIXED_POINT  separable kernels with uchar: 0 float sums, 1 or 2 OpenCV's integer arithmetic with the
+ *             shifting or the dividing finish (above). Default 0.
+ *   USE_WINDOW  the CPU-shaped kernels with a build-time RADIUS_X, 0 or 1: how an interior chunk's row taps are
+ *             read. 0: one unaligned vector load (and conversion) per tap; 1: the chunk's window is loaded and
+ *             converted once, as whole vectors, and each tap's vector is a constant shuffle of two of them (a
+ *             permute on CPUs). Chunks whose whole vectors would cross the row's end take the per-element path.
+ *             Under PoCL on AVX-512 the shuffles cost more than the loads they save (9x9 Gaussian on bytes 1.1-1.3x,
+ *             5x5 filter2D on floats 2x slower, 2026-12-01; staging the window in private memory and loading each
+ *             tap from there was 2-2.5x slower): kept for the tuner and for other devices. Default 0.
  * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
  */
 
@@ -128,8 +162,8 @@
 #ifndef RADIUS_Y
 #define RADIUS_Y 1
 #endif
-#ifndef VARIANT
-#define VARIANT 0
+#ifndef CONVOLVE_VARIANT
+#define CONVOLVE_VARIANT 0
 #endif
 #ifndef VEC
 #define VEC 4
@@ -146,18 +180,27 @@
 #ifndef PAD
 #define PAD 0
 #endif
-#ifndef PREFETCH
-#define PREFETCH 0
+#ifndef USE_PREFETCH
+#define USE_PREFETCH 0
 #endif
 #ifndef USE_LOCAL_INPUT
 #define USE_LOCAL_INPUT 0
 #endif
-#ifndef ROUND_BY_ADD
-#define ROUND_BY_ADD 0
+#ifndef USE_ROUND_BY_ADD
+#define USE_ROUND_BY_ADD 0
+#endif
+#ifndef USE_FMA
+#define USE_FMA 0
+#endif
+#ifndef USE_FIXED_POINT
+#define USE_FIXED_POINT 0
+#endif
+#ifndef USE_WINDOW
+#define USE_WINDOW 0
 #endif
 
-#if BORDER < 0 || BORDER > 3
-#error "convolve.cl: BORDER must be 0 (Zero), 1 (Clamp), 2 (Mirror) or 3 (Wrap)"
+#if BORDER < 0 || BORDER > 4
+#error "convolve.cl: BORDER must be 0 (Constant), 1 (Clamp), 2 (Mirror), 3 (Wrap) or 4 (Reflect)"
 #endif
 #if VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
 #error "convolve.cl: VEC must be 2, 4, 8 or 16"
@@ -165,38 +208,83 @@
 #if CHANNELS < 1 || WPT_Y < 1
 #error "convolve.cl: CHANNELS and WPT_Y must be at least 1"
 #endif
-#if VARIANT < 0 || VARIANT > 6
-#error "convolve.cl: VARIANT must be 0 (every kernel) or 1..6"
+#if CONVOLVE_VARIANT < 0 || CONVOLVE_VARIANT > 6
+#error "convolve.cl: CONVOLVE_VARIANT must be 0 (every kernel) or 1..6"
 #endif
 
 /* Whether this program holds the kernels of variant v. */
-#define CONV_HAS(v) (VARIANT == 0 || VARIANT == (v))
+#define CONV_HAS(v) (CONVOLVE_VARIANT == 0 || CONVOLVE_VARIANT == (v))
 
 /* CONV_DTYPE_IS_UCHAR is 1 for uchar and 0 for float (any other spelling counts as float). */
 #define CONV_DTYPE_KIND_float 0
 #define CONV_DTYPE_KIND_uchar 1
 #define CONV_DTYPE_IS_UCHAR TILECL_CAT(CONV_DTYPE_KIND_, DTYPE)
 
+#if USE_FIXED_POINT && !CONV_DTYPE_IS_UCHAR
+#error "convolve.cl: USE_FIXED_POINT needs DTYPE uchar"
+#endif
+#if USE_FIXED_POINT && (CONV_HAS(1) || CONV_HAS(2) || CONV_HAS(3))
+#error "convolve.cl: USE_FIXED_POINT applies to the separable variants (CONVOLVE_VARIANT 4, 5, 6)"
+#endif
+
 #define CONV_FVEC TILECL_CAT(float, VEC)
 #define CONV_DVEC TILECL_CAT(DTYPE, VEC)
+#define CONV_IVEC TILECL_CAT(int, VEC)
+#define CONV_UVEC TILECL_CAT(uint, VEC)
 #define CONV_VLOAD TILECL_CAT(vload, VEC)
 #define CONV_VSTORE TILECL_CAT(vstore, VEC)
 #define CONV_TO_FVEC TILECL_CAT(convert_float, VEC)
-#if CONV_DTYPE_IS_UCHAR && ROUND_BY_ADD
-/* Saturate, then round to nearest even by adding and subtracting 2^23 (see ROUND_BY_ADD): min, max, two adds
- * and a truncating conversion, all single vector instructions under PoCL. */
+#define CONV_TO_UVEC TILECL_CAT(convert_uint, VEC)
+#define CONV_TO_UCHAR_SAT TILECL_CAT(TILECL_CAT(convert_uchar, VEC), _sat)
+
+/* The accumulator of the separable kernels (and their local tiles and workspace): float, or uint with
+ * USE_FIXED_POINT 2; taps of the same type. The direct kernels always sum in float. */
+#if USE_FIXED_POINT == 2
+#define CONV_ACC uint
+#define CONV_AVEC CONV_UVEC
+#define CONV_TO_AVEC CONV_TO_UVEC
+#else
+#define CONV_ACC float
+#define CONV_AVEC CONV_FVEC
+#define CONV_TO_AVEC CONV_TO_FVEC
+#endif
+
+/* Float sums to DTYPE. */
+#if CONV_DTYPE_IS_UCHAR && USE_FMA
+/* OpenCV's filter2D: cvRound (to nearest even), then saturated; a sum beyond int (or NaN) gives 0. */
+#define CONV_TO_DTYPE(x) convert_uchar(isless(fabs(x), 2147483648.0f) ? clamp(rint(x), 0.0f, 255.0f) : 0.0f)
+#define CONV_TO_DVEC(x)          \
+  TILECL_CAT(convert_uchar, VEC) \
+  (select((CONV_FVEC)(0.0f), clamp(rint(x), 0.0f, 255.0f), isless(fabs(x), (CONV_FVEC)(2147483648.0f))))
+#elif CONV_DTYPE_IS_UCHAR && USE_ROUND_BY_ADD
+/* Saturate, then round to nearest even by adding and subtracting 2^23 (see USE_ROUND_BY_ADD). */
 #define CONV_TO_DTYPE(x) convert_uchar((clamp((x), 0.0f, 255.0f) + 8388608.0f) - 8388608.0f)
 #define CONV_TO_DVEC(x) TILECL_CAT(convert_uchar, VEC)((clamp((x), 0.0f, 255.0f) + 8388608.0f) - 8388608.0f)
 #elif CONV_DTYPE_IS_UCHAR
 /* Round to nearest even and saturate: the same results as convert_uchar_sat_rte for finite x, but rint, min,
- * max and a truncating conversion are single vector instructions on CPUs, where PoCL expands _sat_rte into
- * a long compare-and-select sequence. */
+ * max and a truncating conversion are single vector instructions on CPUs. */
 #define CONV_TO_DTYPE(x) convert_uchar(clamp(rint(x), 0.0f, 255.0f))
 #define CONV_TO_DVEC(x) TILECL_CAT(convert_uchar, VEC)(clamp(rint(x), 0.0f, 255.0f))
 #else
 #define CONV_TO_DTYPE(x) (x)
 #define CONV_TO_DVEC(x) (x)
 #endif
+
+/* acc + f * x for the direct kernels: fused and in tap order under USE_FMA (scalar and vector forms). */
+#if USE_FMA
+#define CONV_MAC(acc, x, f) fma((x), (f), (acc))
+#define CONV_MACV(acc, x, f) fma((x), (CONV_FVEC)(f), (acc))
+#else
+#define CONV_MAC(acc, x, f) ((acc) + (f) * (x))
+#define CONV_MACV(acc, x, f) ((acc) + (f) * (x))
+#endif
+
+/* Lane numbers 0 .. VEC - 1 as an int vector. */
+#define CONV_LANES_2 (int2)(0, 1)
+#define CONV_LANES_4 (int4)(0, 1, 2, 3)
+#define CONV_LANES_8 (int8)(0, 1, 2, 3, 4, 5, 6, 7)
+#define CONV_LANES_16 (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+#define CONV_LANES TILECL_CAT(CONV_LANES_, VEC)
 
 /* True when pointer p and every row start p + k * pitch are aligned for a whole chunk of *p's type. */
 #define CONV_ALIGNED(p, pitch) (((uintptr_t)(p) % (VEC * sizeof(*(p)))) == 0 && ((pitch) % VEC) == 0)
@@ -213,7 +301,7 @@
 #define CONV_RY radius_y
 #endif
 
-/* Border rules 1..3: index i of a line of n pixels, folded into 0..n-1. (Zero is tested by the callers.) */
+/* Border rules 1..4: index i of a line of n pixels, folded into 0..n-1. (Constant is tested by the callers.) */
 int conv_fold(int i, const int n) {
   if (i >= 0 && i < n) return i;
 #if BORDER == 1
@@ -224,13 +312,18 @@ int conv_fold(int i, const int n) {
   i %= period;
   if (i < 0) i += period;
   return i < n ? i : period - i;
+#elif BORDER == 4
+  const int period = 2 * n;
+  i %= period;
+  if (i < 0) i += period;
+  return i < n ? i : period - 1 - i;
 #else
   i %= n;
   return i < 0 ? i + n : i;
 #endif
 }
 
-/* Row index of input row y under the border rule; -1 when the row reads as zeros (Zero rule). */
+/* Row index of input row y under the border rule; -1 when the row reads as border_value (Constant). */
 int conv_row(const int y, const int height) {
 #if BORDER == 0
   return (y >= 0 && y < height) ? y : -1;
@@ -239,86 +332,191 @@ int conv_row(const int y, const int height) {
 #endif
 }
 
-/* Element e (any integer) of a row of width pixels under the border rule. */
-float conv_load_element(__global const DTYPE* row, const int width, const int e) {
+/* Element e (any integer) of a row of width pixels under the border rule, as the accumulator type. */
+CONV_ACC conv_load_element(__global const DTYPE* row, const int width, const int e, const CONV_ACC border) {
   const int p = e >= 0 ? e / CHANNELS : -((CHANNELS - 1 - e) / CHANNELS); /* floor(e / CHANNELS) */
   const int c = e - p * CHANNELS;
 #if BORDER == 0
-  return (p >= 0 && p < width) ? (float)row[p * CHANNELS + c] : 0.0f;
+  return (p >= 0 && p < width) ? (CONV_ACC)row[p * CHANNELS + c] : border;
 #else
-  return (float)row[conv_fold(p, width) * CHANNELS + c];
+  return (CONV_ACC)row[conv_fold(p, width) * CHANNELS + c];
 #endif
 }
 
-/* Up to VEC floats at p: a whole chunk, or the first count elements and zeros. */
-CONV_FVEC conv_load_floats(__global const float* p, const int count, const bool aligned) {
-  if (count >= VEC) return aligned ? *(__global const CONV_FVEC*)p : CONV_VLOAD(0, p);
-  float t[VEC];
-  for (int i = 0; i < VEC; ++i) t[i] = i < count ? p[i] : 0.0f;
+/* Up to VEC accumulator values at p: a whole chunk, or the first count elements and zeros. */
+CONV_AVEC conv_load_acc(__global const CONV_ACC* p, const int count, const bool aligned) {
+  if (count >= VEC) return aligned ? *(__global const CONV_AVEC*)p : CONV_VLOAD(0, p);
+  CONV_ACC t[VEC];
+  for (int i = 0; i < VEC; ++i) t[i] = i < count ? p[i] : (CONV_ACC)0;
   return CONV_VLOAD(0, t);
 }
 
-/* Stores the first count (<= VEC, or all when >= VEC) elements of v at p, converted to DTYPE. */
-void conv_store_dtype(__global DTYPE* p, const CONV_FVEC v, const int count, const bool aligned) {
+void conv_store_acc(__global CONV_ACC* p, const CONV_AVEC v, const int count, const bool aligned) {
   if (count >= VEC) {
     if (aligned) {
-      *(__global CONV_DVEC*)p = CONV_TO_DVEC(v);
-    } else {
-      CONV_VSTORE(CONV_TO_DVEC(v), 0, p);
-    }
-    return;
-  }
-  float t[VEC];
-  CONV_VSTORE(v, 0, t);
-  for (int i = 0; i < VEC; ++i) {
-    if (i < count) p[i] = CONV_TO_DTYPE(t[i]);
-  }
-}
-
-void conv_store_float(__global float* p, const CONV_FVEC v, const int count, const bool aligned) {
-  if (count >= VEC) {
-    if (aligned) {
-      *(__global CONV_FVEC*)p = v;
+      *(__global CONV_AVEC*)p = v;
     } else {
       CONV_VSTORE(v, 0, p);
     }
     return;
   }
-  float t[VEC];
+  CONV_ACC t[VEC];
   CONV_VSTORE(v, 0, t);
   for (int i = 0; i < VEC; ++i) {
     if (i < count) p[i] = t[i];
   }
 }
 
-/* Row filter of 2rx + 1 taps applied to the chunk at element e0 of one input row, in two functions: the
- * interior one (every tap of every element inside the row: one unaligned vector load per tap, no checks),
- * small enough for the compiler to inline into the tap loops, and the edge one (each element through the
- * border rule). */
-CONV_FVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant float* taps, const int rx) {
-  __global const DTYPE* s = row + e0 - rx * CHANNELS;
-  CONV_FVEC acc = 0.0f;
-  for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS));
-  return acc;
+/* Stores the first count (<= VEC, or all when >= VEC) elements of v at p. */
+void conv_store_dvec(__global DTYPE* p, const CONV_DVEC v, const int count, const bool aligned) {
+  if (count >= VEC) {
+    if (aligned) {
+      *(__global CONV_DVEC*)p = v;
+    } else {
+      CONV_VSTORE(v, 0, p);
+    }
+    return;
+  }
+  DTYPE t[VEC];
+  CONV_VSTORE(v, 0, t);
+  for (int i = 0; i < VEC; ++i) {
+    if (i < count) p[i] = t[i];
+  }
 }
 
-CONV_FVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant float* taps,
-                        const int rx) {
-  const int row_e = width * CHANNELS;
+#if USE_FIXED_POINT == 1
+/* The bytes of integer sums s (floats holding integers below 2^24) of the chunk at element e0 of a row (see
+ * "Arithmetic" above). */
+CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, const float fixed_scale) {
+  return CONV_TO_UCHAR_SAT(((CONV_TO_UVEC(s) + fixed_point.x) * fixed_point.y) >> fixed_point.z);
+}
+#elif USE_FIXED_POINT == 2
+/* shift = 0: the float path before float_end, the rounded division after it. (A build-time mode: PoCL turns a
+ * run-time branch between the two into both, and the division is 16 scalar divisions per chunk.) */
+CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, const float fixed_scale) {
+  const uint d = fixed_point.y;
+  const CONV_UVEC q = s / d;
+  const CONV_UVEC exact = q - TILECL_CAT(as_uint, VEC)(2 * (s - q * d) > d); /* true is -1 */
+  const CONV_UVEC scaled = TILECL_CAT(TILECL_CAT(convert_uint, VEC), _sat_rte)(CONV_TO_FVEC(s) * fixed_scale);
+  const CONV_IVEC lanes = (CONV_IVEC)(e0) + CONV_LANES;
+  return CONV_TO_UCHAR_SAT(select(exact, scaled, lanes < (CONV_IVEC)((int)fixed_point.w)));
+}
+#else
+CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, const float fixed_scale) {
+  return CONV_TO_DVEC(s);
+}
+#endif
+
+/* Row filter of 2rx + 1 taps applied to the chunk at element e0 of one input row, added to acc with
+ * CONV_MACV (direct kernels, float) -- in two functions: the interior one (every tap of every element inside
+ * the row: one unaligned vector load per tap, no checks), and the edge one (each element through the border
+ * rule). */
+/* The radius in helper functions: a constant when it can be, and then the tap loop unrolls (PoCL keeps a loop of
+ * 5 or 9 taps otherwise: half of its instructions are the loop's own). */
+#if RADIUS_X >= 0
+#define CONV_HELPER_RX(rx) RADIUS_X
+#define CONV_UNROLL_TAPS _Pragma("unroll")
+#else
+#define CONV_HELPER_RX(rx) (rx)
+#define CONV_UNROLL_TAPS
+#endif
+
+#if USE_WINDOW && RADIUS_X >= 0
+/* The window of a chunk's row taps (VEC + 2 RADIUS_X CHANNELS elements from s) as CONV_WINDOW vectors, loaded and
+ * converted once; the vector of tap dx (elements dx * CHANNELS ..) is one of them or a constant shuffle of two
+ * neighbours. Chunks use it only when all CONV_WINDOW vectors lie inside the row (CONV_INNER). */
+#define CONV_WINDOW ((2 * RADIUS_X * CHANNELS + 2 * VEC - 1) / VEC)
+#define CONV_INNER(e0, row_e) ((e0)-RADIUS_X * CHANNELS >= 0 && (e0)-RADIUS_X * CHANNELS + CONV_WINDOW * VEC <= (row_e))
+#define CONV_TAP_VECTOR(w, dx)      \
+  (((dx)*CHANNELS) % VEC == 0       \
+       ? (w)[((dx)*CHANNELS) / VEC] \
+       : shuffle2((w)[((dx)*CHANNELS) / VEC], (w)[((dx)*CHANNELS) / VEC + 1], CONV_SHIFT((dx)*CHANNELS % VEC)))
+#define CONV_SHIFT(r) ((CONV_UVEC)(r) + TILECL_CAT(convert_uint, VEC)(CONV_LANES))
+
+CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0, __constant float* taps,
+                                const int rx) {
+  __global const DTYPE* s = row + e0 - RADIUS_X * CHANNELS;
+  CONV_FVEC w[CONV_WINDOW];
+#pragma unroll
+  for (int j = 0; j < CONV_WINDOW; ++j) w[j] = CONV_TO_FVEC(CONV_VLOAD(j, s));
+#pragma unroll
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc = CONV_MACV(acc, CONV_TAP_VECTOR(w, dx), taps[dx]);
+  return acc;
+}
+#else
+#define CONV_INNER(e0, row_e) ((e0)-CONV_RX * CHANNELS >= 0 && (e0) + VEC + CONV_RX * CHANNELS <= (row_e))
+
+CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0, __constant float* taps,
+                                const int radius) {
+  const int rx = CONV_HELPER_RX(radius);
+  __global const DTYPE* s = row + e0 - rx * CHANNELS;
+  CONV_UNROLL_TAPS
+  for (int dx = 0; dx <= 2 * rx; ++dx) acc = CONV_MACV(acc, CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS)), taps[dx]);
+  return acc;
+}
+#endif
+
+CONV_FVEC conv_direct_row_edge(const CONV_FVEC acc, __global const DTYPE* row, const int width, const int e0,
+                               __constant float* taps, const int rx, const float border) {
   float t[VEC];
+  CONV_VSTORE(acc, 0, t);
   for (int v = 0; v < VEC; ++v) {
-    float a = 0.0f;
-    const int e = e0 + v;
-    if (e < row_e) {
-      for (int dx = 0; dx <= 2 * rx; ++dx) a += taps[dx] * conv_load_element(row, width, e + (dx - rx) * CHANNELS);
-    }
+    float a = t[v];
+    for (int dx = 0; dx <= 2 * rx; ++dx)
+      a = CONV_MAC(a, row ? conv_load_element(row, width, e0 + v + (dx - rx) * CHANNELS, border) : border, taps[dx]);
     t[v] = a;
   }
   return CONV_VLOAD(0, t);
 }
 
-#define CONV_ROW_CHUNK(row, width, e0, inner, taps, rx) \
-  ((inner) ? conv_row_inner((row), (e0), (taps), (rx)) : conv_row_edge((row), (width), (e0), (taps), (rx)))
+/* The same for the separable kernels' row pass, from zero, in the accumulator type. */
+#if USE_WINDOW && RADIUS_X >= 0
+CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int rx) {
+  __global const DTYPE* s = row + e0 - RADIUS_X * CHANNELS;
+  CONV_AVEC w[CONV_WINDOW];
+#pragma unroll
+  for (int j = 0; j < CONV_WINDOW; ++j) w[j] = CONV_TO_AVEC(CONV_VLOAD(j, s));
+  CONV_AVEC acc = (CONV_ACC)0;
+#pragma unroll
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc += taps[dx] * CONV_TAP_VECTOR(w, dx);
+  return acc;
+}
+#else
+CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int radius) {
+  const int rx = CONV_HELPER_RX(radius);
+  __global const DTYPE* s = row + e0 - rx * CHANNELS;
+  CONV_AVEC acc = (CONV_ACC)0;
+  CONV_UNROLL_TAPS
+  for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_AVEC(CONV_VLOAD(0, s + dx * CHANNELS));
+  return acc;
+}
+#endif
+
+CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant CONV_ACC* taps,
+                        const int rx, const CONV_ACC border) {
+  CONV_ACC t[VEC];
+  for (int v = 0; v < VEC; ++v) {
+    CONV_ACC a = 0;
+    for (int dx = 0; dx <= 2 * rx; ++dx)
+      a += taps[dx] * (row ? conv_load_element(row, width, e0 + v + (dx - rx) * CHANNELS, border) : border);
+    t[v] = a;
+  }
+  return CONV_VLOAD(0, t);
+}
+
+/* The row pass of a whole row of border values (Constant): what conv_row_edge gives for it. */
+CONV_ACC conv_constant_row(__constant CONV_ACC* taps, const int rx, const CONV_ACC border) {
+  CONV_ACC a = 0;
+  for (int dx = 0; dx <= 2 * rx; ++dx) a += taps[dx] * border;
+  return a;
+}
+
+/* Row yy (-1: a row of border values) of src, or null. */
+#define CONV_ROW_PTR(src, pitch, yy) ((yy) < 0 ? (__global const DTYPE*)0 : (src) + (long)(yy) * (pitch))
+
+#define CONV_ROW_CHUNK(row, width, e0, inner, taps, rx, border) \
+  ((inner) && (row) ? conv_row_inner((row), (e0), (taps), (rx)) \
+                    : conv_row_edge((row), (width), (e0), (taps), (rx), (border)))
 
 /* ---------------------------------------------------------------------------------------------------------
  * Direct filters
@@ -328,7 +526,7 @@ CONV_FVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0
 __kernel void convolve_direct_naive(const int width, const int height, __global const DTYPE* restrict src,
                                     const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                     const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
-                                    const int radius_x, const int radius_y) {
+                                    const int radius_x, const int radius_y, const float border_value) {
   const int x = get_global_id(0);
   const int y = get_global_id(1);
   if (x >= width || y >= height) return;
@@ -341,19 +539,14 @@ __kernel void convolve_direct_naive(const int width, const int height, __global 
   for (int c = 0; c < CHANNELS; ++c) acc[c] = 0.0f;
   for (int dy = 0; dy <= 2 * ry; ++dy) {
     const int yy = conv_row(y + dy - ry, height);
-    if (yy < 0) continue;
-    __global const DTYPE* row = src + (long)yy * src_pitch;
+    __global const DTYPE* row = CONV_ROW_PTR(src, src_pitch, yy);
     for (int dx = 0; dx <= 2 * rx; ++dx) {
-      const int xx = x + dx - rx;
-#if BORDER == 0
-      if (xx < 0 || xx >= width) continue;
-      __global const DTYPE* p = row + xx * CHANNELS;
-#else
-      __global const DTYPE* p = row + conv_fold(xx, width) * CHANNELS;
-#endif
       const float f = filter[dy * (2 * rx + 1) + dx];
 #pragma unroll
-      for (int c = 0; c < CHANNELS; ++c) acc[c] += f * (float)p[c];
+      for (int c = 0; c < CHANNELS; ++c) {
+        const float v = row ? conv_load_element(row, width, (x + dx - rx) * CHANNELS + c, border_value) : border_value;
+        acc[c] = CONV_MAC(acc[c], v, f);
+      }
     }
   }
   __global DTYPE* out = dst + (long)y * dst_pitch + x * CHANNELS;
@@ -366,7 +559,7 @@ __kernel void convolve_direct_naive(const int width, const int height, __global 
 __kernel void convolve_direct_vector(const int width, const int height, __global const DTYPE* restrict src,
                                      const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                      const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
-                                     const int radius_x, const int radius_y) {
+                                     const int radius_x, const int radius_y, const float border_value) {
   const int row_e = width * CHANNELS;
   const int e0 = get_global_id(0) * VEC;
   const int y = get_global_id(1);
@@ -375,14 +568,15 @@ __kernel void convolve_direct_vector(const int width, const int height, __global
   dst += dst_offset;
   const int rx = CONV_RX;
   const int ry = CONV_RY;
-  const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
+  const bool inner = CONV_INNER(e0, row_e);
   CONV_FVEC acc = 0.0f;
   for (int dy = 0; dy <= 2 * ry; ++dy) {
-    const int yy = conv_row(y + dy - ry, height);
-    if (yy < 0) continue;
-    acc += CONV_ROW_CHUNK(src + (long)yy * src_pitch, width, e0, inner, filter + dy * (2 * rx + 1), rx);
+    __global const DTYPE* row = CONV_ROW_PTR(src, src_pitch, conv_row(y + dy - ry, height));
+    __constant float* taps = filter + dy * (2 * rx + 1);
+    acc = inner && row ? conv_direct_row_inner(acc, row, e0, taps, rx)
+                       : conv_direct_row_edge(acc, row, width, e0, taps, rx, border_value);
   }
-  conv_store_dtype(dst + (long)y * dst_pitch + e0, acc, row_e - e0, CONV_ALIGNED(dst, dst_pitch));
+  conv_store_dvec(dst + (long)y * dst_pitch + e0, CONV_TO_DVEC(acc), row_e - e0, CONV_ALIGNED(dst, dst_pitch));
 }
 #endif
 
@@ -392,46 +586,61 @@ __kernel void convolve_direct_vector(const int width, const int height, __global
 
 #if CONV_HAS(4)
 __kernel void convolve_rows_vector(const int width, const int height, __global const DTYPE* restrict src,
-                                   const ulong src_offset, const int src_pitch, __global float* restrict work,
-                                   const int work_pitch, __constant float* restrict row_filter, const int radius_x) {
+                                   const ulong src_offset, const int src_pitch, __global CONV_ACC* restrict work,
+                                   const int work_pitch, __constant CONV_ACC* restrict row_filter, const int radius_x,
+                                   const float border_value) {
   const int row_e = width * CHANNELS;
   const int e0 = get_global_id(0) * VEC;
   const int y = get_global_id(1);
   if (e0 >= row_e || y >= height) return;
   src += src_offset;
   const int rx = CONV_RX;
-  const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
-  const CONV_FVEC acc = CONV_ROW_CHUNK(src + (long)y * src_pitch, width, e0, inner, row_filter, rx);
-  conv_store_float(work + (long)y * work_pitch + e0, acc, row_e - e0, CONV_ALIGNED(work, work_pitch));
+  const bool inner = CONV_INNER(e0, row_e);
+  const CONV_AVEC acc =
+      CONV_ROW_CHUNK(src + (long)y * src_pitch, width, e0, inner, row_filter, rx, (CONV_ACC)border_value);
+  conv_store_acc(work + (long)y * work_pitch + e0, acc, row_e - e0, CONV_ALIGNED(work, work_pitch));
 }
 
-__kernel void convolve_cols_vector(const int width, const int height, __global const float* restrict work,
+__kernel void convolve_cols_vector(const int width, const int height, __global const CONV_ACC* restrict work,
                                    const int work_pitch, __global DTYPE* restrict dst, const ulong dst_offset,
-                                   const int dst_pitch, __constant float* restrict col_filter, const int radius_y) {
+                                   const int dst_pitch, __constant CONV_ACC* restrict row_filter,
+                                   __constant CONV_ACC* restrict col_filter, const int radius_x, const int radius_y,
+                                   const float border_value, const uint4 fixed_point, const float fixed_scale) {
   const int row_e = width * CHANNELS;
   const int e0 = get_global_id(0) * VEC;
   const int y = get_global_id(1);
   if (e0 >= row_e || y >= height) return;
   dst += dst_offset;
+  const int rx = CONV_RX;
   const int ry = CONV_RY;
   const bool aligned = CONV_ALIGNED(work, work_pitch);
-  CONV_FVEC acc = 0.0f;
+  CONV_AVEC acc = (CONV_ACC)0;
   for (int dy = 0; dy <= 2 * ry; ++dy) {
     const int yy = conv_row(y + dy - ry, height);
-    if (yy < 0) continue;
-    acc += col_filter[dy] * conv_load_floats(work + (long)yy * work_pitch + e0, row_e - e0, aligned);
+    const CONV_AVEC m = yy < 0 ? (CONV_AVEC)(conv_constant_row(row_filter, rx, (CONV_ACC)border_value))
+                               : conv_load_acc(work + (long)yy * work_pitch + e0, row_e - e0, aligned);
+    acc += col_filter[dy] * m;
   }
-  conv_store_dtype(dst + (long)y * dst_pitch + e0, acc, row_e - e0, CONV_ALIGNED(dst, dst_pitch));
+  conv_store_dvec(dst + (long)y * dst_pitch + e0, conv_finish(acc, e0, fixed_point, fixed_scale), row_e - e0,
+                  CONV_ALIGNED(dst, dst_pitch));
 }
 
 #endif
 
 #if CONV_HAS(5)
+/* The row pass of input row y (any integer: the border rule folds it) at the chunk e0; rows_inside: y needs no
+ * folding. */
+#define CONV_ROW_PASS(y)                                                                                    \
+  CONV_ROW_CHUNK(CONV_ROW_PTR(src, src_pitch, rows_inside ? (y) : conv_row((y), height)), width, e0, inner, \
+                 row_filter, rx, border)
+
 __kernel void convolve_separable_vector(const int width, const int height, __global const DTYPE* restrict src,
                                         const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                         const ulong dst_offset, const int dst_pitch,
-                                        __constant float* restrict row_filter, __constant float* restrict col_filter,
-                                        const int radius_x, const int radius_y) {
+                                        __constant CONV_ACC* restrict row_filter,
+                                        __constant CONV_ACC* restrict col_filter, const int radius_x,
+                                        const int radius_y, const float border_value, const uint4 fixed_point,
+                                        const float fixed_scale) {
   const int row_e = width * CHANNELS;
   const int e0 = get_global_id(0) * VEC;
   const int y0 = get_global_id(1) * WPT_Y;
@@ -440,25 +649,51 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
   dst += dst_offset;
   const int rx = CONV_RX;
   const int ry = CONV_RY;
-  const bool inner = e0 - rx * CHANNELS >= 0 && e0 + VEC + rx * CHANNELS <= row_e;
-  CONV_FVEC acc[WPT_Y];
+  const CONV_ACC border = (CONV_ACC)border_value;
+  const bool inner = CONV_INNER(e0, row_e);
+  const bool rows_inside = y0 - ry >= 0 && y0 + WPT_Y + ry <= height; /* no row goes through the border rule */
+  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
+#if RADIUS_Y >= 0
+  /* A build-time radius: the 2 RADIUS_Y + 1 row-pass results an output row needs roll through registers, each
+   * input row filtered once per work-item, one column sum per output row. */
+  CONV_AVEC ring[2 * RADIUS_Y + 1];
 #pragma unroll
-  for (int k = 0; k < WPT_Y; ++k) acc[k] = 0.0f;
+  for (int j = 0; j <= 2 * RADIUS_Y; ++j) ring[j] = (CONV_ACC)0;
+  /* One loop (one copy of the row pass: PoCL's compile time grows with each): rows y0 - RADIUS_Y .. first fill
+   * the ring, then each further row completes output row y0 + r - 2 RADIUS_Y. */
+  for (int r = 0; r < WPT_Y + 2 * RADIUS_Y && y0 + r - 2 * RADIUS_Y < height; ++r) {
+#pragma unroll
+    for (int j = 0; j < 2 * RADIUS_Y; ++j) ring[j] = ring[j + 1];
+    ring[2 * RADIUS_Y] = CONV_ROW_PASS(y0 - RADIUS_Y + r);
+    if (r >= 2 * RADIUS_Y) {
+      const int y = y0 + r - 2 * RADIUS_Y;
+      CONV_AVEC acc = (CONV_ACC)0;
+#pragma unroll
+      for (int j = 0; j <= 2 * RADIUS_Y; ++j) acc += col_filter[j] * ring[j];
+      conv_store_dvec(dst + (long)y * dst_pitch + e0, conv_finish(acc, e0, fixed_point, fixed_scale), row_e - e0,
+                      aligned);
+    }
+  }
+#else
+  /* A run-time radius: each input row's row pass goes to the WPT_Y column sums it belongs to. */
+  CONV_AVEC acc[WPT_Y];
+#pragma unroll
+  for (int k = 0; k < WPT_Y; ++k) acc[k] = (CONV_ACC)0;
   for (int r = 0; r < WPT_Y + 2 * ry; ++r) {
-    const int yy = conv_row(y0 + r - ry, height);
-    if (yy < 0) continue;
-    const CONV_FVEC h = CONV_ROW_CHUNK(src + (long)yy * src_pitch, width, e0, inner, row_filter, rx);
+    const CONV_AVEC h = CONV_ROW_PASS(y0 + r - ry);
 #pragma unroll
     for (int k = 0; k < WPT_Y; ++k) {
       const int dy = r - k;
       if (dy >= 0 && dy <= 2 * ry) acc[k] += col_filter[dy] * h;
     }
   }
-  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
 #pragma unroll
   for (int k = 0; k < WPT_Y; ++k) {
-    if (y0 + k < height) conv_store_dtype(dst + (long)(y0 + k) * dst_pitch + e0, acc[k], row_e - e0, aligned);
+    if (y0 + k < height)
+      conv_store_dvec(dst + (long)(y0 + k) * dst_pitch + e0, conv_finish(acc[k], e0, fixed_point, fixed_scale),
+                      row_e - e0, aligned);
   }
+#endif
 }
 
 #endif
@@ -489,27 +724,29 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
 #endif
 
 /* The chunk of VEC elements starting at element e of an input row (row index yy after the border rule, -1 for
- * a row of zeros), as floats. Chunks inside the row take one vector load, the others go element by element
- * through the border rule: only the work-items at the left and right image edges take that path. */
-CONV_FVEC conv_load_chunk(__global const DTYPE* src, const int src_pitch, const int width, const int yy, const int e,
-                          const bool aligned) {
-  if (yy < 0) return 0.0f;
+ * a row of border values), in the accumulator type. Chunks inside the row take one vector load, the others go
+ * element by element through the border rule: only the work-items at the left and right image edges take
+ * that path. */
+CONV_AVEC conv_load_chunk(__global const DTYPE* src, const int src_pitch, const int width, const int yy, const int e,
+                          const bool aligned, const CONV_ACC border) {
+  if (yy < 0) return (CONV_AVEC)(border);
   __global const DTYPE* row = src + (long)yy * src_pitch;
   if (e >= 0 && e + VEC <= width * CHANNELS) {
-    return aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)(row + e)) : CONV_TO_FVEC(CONV_VLOAD(0, row + e));
+    return aligned ? CONV_TO_AVEC(*(__global const CONV_DVEC*)(row + e)) : CONV_TO_AVEC(CONV_VLOAD(0, row + e));
   }
-  float t[VEC];
-  for (int v = 0; v < VEC; ++v) t[v] = conv_load_element(row, width, e + v);
+  CONV_ACC t[VEC];
+  for (int v = 0; v < VEC; ++v) t[v] = conv_load_element(row, width, e + v, border);
   return CONV_VLOAD(0, t);
 }
 
-/* Copies the input tile (rows y0 - RADIUS_Y .., elements x0 * CHANNELS - HALO_E ..) into local memory as
- * float, one chunk per step. interior: the whole loaded region lies inside the image (no checks at all);
- * otherwise each chunk's row goes through the border rule and chunks that cross the left or right edge are
- * gathered element by element. aligned: src chunks are aligned. Constant trip counts, unrolled, so that every
- * load of a work-item is in flight at once. */
-void conv_load_tile(__local float* tile, __global const DTYPE* src, const int src_pitch, const int width,
-                    const int height, const int x0, const int y0, const bool interior, const bool aligned) {
+/* Copies the input tile (rows y0 - RADIUS_Y .., elements x0 * CHANNELS - HALO_E ..) into local memory in the
+ * accumulator type, one chunk per step. interior: the whole loaded region lies inside the image (no checks
+ * at all); otherwise each chunk's row goes through the border rule and chunks that cross the left or right
+ * edge are gathered element by element. aligned: src chunks are aligned. Constant trip counts, unrolled, so
+ * that every load of a work-item is in flight at once. */
+void conv_load_tile(__local CONV_ACC* tile, __global const DTYPE* src, const int src_pitch, const int width,
+                    const int height, const int x0, const int y0, const bool interior, const bool aligned,
+                    const CONV_ACC border) {
   const int lid = get_local_id(1) * WG_X + get_local_id(0);
   const int e_start = x0 * CHANNELS - HALO_E;
   const int y_start = y0 - RADIUS_Y;
@@ -521,8 +758,8 @@ void conv_load_tile(__local float* tile, __global const DTYPE* src, const int sr
         const int r = i / (IN_W / VEC);
         const int c = (i - r * (IN_W / VEC)) * VEC;
         __global const DTYPE* p = src + (long)(y_start + r) * src_pitch + e_start + c;
-        const CONV_FVEC v = aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)p) : CONV_TO_FVEC(CONV_VLOAD(0, p));
-        *(__local CONV_FVEC*)(tile + r * IN_PITCH + c) = v;
+        *(__local CONV_AVEC*)(tile + r * IN_PITCH + c) =
+            aligned ? CONV_TO_AVEC(*(__global const CONV_DVEC*)p) : CONV_TO_AVEC(CONV_VLOAD(0, p));
       }
     }
   } else {
@@ -532,12 +769,16 @@ void conv_load_tile(__local float* tile, __global const DTYPE* src, const int sr
       if (i < IN_H * (IN_W / VEC)) {
         const int r = i / (IN_W / VEC);
         const int c = (i - r * (IN_W / VEC)) * VEC;
-        *(__local CONV_FVEC*)(tile + r * IN_PITCH + c) =
-            conv_load_chunk(src, src_pitch, width, conv_row(y_start + r, height), e_start + c, aligned);
+        *(__local CONV_AVEC*)(tile + r * IN_PITCH + c) =
+            conv_load_chunk(src, src_pitch, width, conv_row(y_start + r, height), e_start + c, aligned, border);
       }
     }
   }
 }
+
+#define CONV_TILE_INTERIOR(x0, y0, row_e, height)                                                     \
+  ((x0)*CHANNELS - HALO_E >= 0 && (x0)*CHANNELS + TILE_E + HALO_E <= (row_e) && (y0)-RADIUS_Y >= 0 && \
+   (y0) + TILE_Y + RADIUS_Y <= (height))
 
 #endif /* the tiled kernels' common part */
 
@@ -545,7 +786,7 @@ void conv_load_tile(__local float* tile, __global const DTYPE* src, const int sr
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_direct_tiled(
     const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset, const int src_pitch,
     __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
-    const int radius_x, const int radius_y) {
+    const int radius_x, const int radius_y, const float border_value) {
   __local CONV_FVEC tile_storage[IN_H * IN_PITCH / VEC];
   __local float* tile = (__local float*)tile_storage;
   src += src_offset;
@@ -555,9 +796,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_dire
   const int x0 = get_group_id(0) * TILE_X;
   const int y0 = get_group_id(1) * TILE_Y;
   const int row_e = width * CHANNELS;
-  const bool interior = x0 * CHANNELS - HALO_E >= 0 && x0 * CHANNELS + TILE_E + HALO_E <= row_e && y0 - RADIUS_Y >= 0 &&
-                        y0 + TILE_Y + RADIUS_Y <= height;
-  conv_load_tile(tile, src, src_pitch, width, height, x0, y0, interior, CONV_ALIGNED(src, src_pitch));
+  conv_load_tile(tile, src, src_pitch, width, height, x0, y0, CONV_TILE_INTERIOR(x0, y0, row_e, height),
+                 CONV_ALIGNED(src, src_pitch), border_value);
   barrier(CLK_LOCAL_MEM_FENCE);
 
   float acc[WPT_Y][VEC];
@@ -566,7 +806,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_dire
 #pragma unroll
     for (int v = 0; v < VEC; ++v) acc[k][v] = 0.0f;
   }
-  /* Input row r of this work-item's window feeds output row k through filter row dy = r - k. */
+  /* Input row r of this work-item's window feeds output row k through filter row dy = r - k: for each output,
+   * the taps come in row-major order (what USE_FMA needs). */
   for (int r = 0; r < WPT_Y + 2 * RADIUS_Y; ++r) {
     /* The window of local row (ly * WPT_Y + r), read once into registers with aligned vector reads. */
     float w[WINDOW];
@@ -582,7 +823,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_dire
         for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) {
           const float c = f[dx];
 #pragma unroll
-          for (int v = 0; v < VEC; ++v) acc[k][v] += c * w[HALO_E + (dx - RADIUS_X) * CHANNELS + v];
+          for (int v = 0; v < VEC; ++v) acc[k][v] = CONV_MAC(acc[k][v], w[HALO_E + (dx - RADIUS_X) * CHANNELS + v], c);
         }
       }
     }
@@ -594,7 +835,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_dire
   for (int k = 0; k < WPT_Y; ++k) {
     const int y = y0 + ly * WPT_Y + k;
     if (y < height && e < row_e) {
-      conv_store_dtype(dst + (long)y * dst_pitch + e, CONV_VLOAD(0, acc[k]), row_e - e, aligned);
+      conv_store_dvec(dst + (long)y * dst_pitch + e, CONV_TO_DVEC(CONV_VLOAD(0, acc[k])), row_e - e, aligned);
     }
   }
 }
@@ -605,29 +846,63 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_dire
 
 /* The row filter over one window of WINDOW elements (the chunk and HALO_E elements each side), its VEC results
  * stored at out. */
-void conv_filter_window(__local float* out, const float* w, __constant float* row_filter) {
-  float a[VEC];
+void conv_filter_window(__local CONV_ACC* out, const CONV_ACC* w, __constant CONV_ACC* row_filter) {
+  CONV_ACC a[VEC];
 #pragma unroll
-  for (int v = 0; v < VEC; ++v) a[v] = 0.0f;
+  for (int v = 0; v < VEC; ++v) a[v] = 0;
 #pragma unroll
   for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) {
-    const float c = row_filter[dx];
+    const CONV_ACC c = row_filter[dx];
 #pragma unroll
     for (int v = 0; v < VEC; ++v) a[v] += c * w[HALO_E + (dx - RADIUS_X) * CHANNELS + v];
   }
-  *(__local CONV_FVEC*)out = CONV_VLOAD(0, a);
+  *(__local CONV_AVEC*)out = CONV_VLOAD(0, a);
 }
+
+/* Loads this work-item's window of row-pass row r (WINDOW elements from HALO_E left of its chunk) into w:
+ * from the local input tile (USE_LOCAL_INPUT), else straight from global memory, where neighbouring
+ * work-items read overlapping windows that the cache serves. */
+#if USE_LOCAL_INPUT
+#define CONV_LOAD_WINDOW(w, r) conv_window_local((w), tile + (r)*IN_PITCH + lx * VEC)
+void conv_window_local(CONV_ACC* w, __local const CONV_ACC* wp) {
+#pragma unroll
+  for (int j = 0; j < WINDOW / VEC; ++j) CONV_VSTORE(*(__local const CONV_AVEC*)(wp + j * VEC), j, w);
+}
+#else
+#define CONV_LOAD_WINDOW(w, r)                                                                                   \
+  conv_window_global((w), src, src_pitch, width, height, y0 - RADIUS_Y + (r), x0 * CHANNELS + lx * VEC - HALO_E, \
+                     interior, src_aligned, border)
+void conv_window_global(CONV_ACC* w, __global const DTYPE* src, const int src_pitch, const int width, const int height,
+                        const int y, const int e_start, const bool interior, const bool aligned,
+                        const CONV_ACC border) {
+  if (interior) {
+    __global const DTYPE* wp = src + (long)y * src_pitch + e_start;
+#pragma unroll
+    for (int j = 0; j < WINDOW / VEC; ++j) {
+      const CONV_AVEC v =
+          aligned ? CONV_TO_AVEC(*(__global const CONV_DVEC*)(wp + j * VEC)) : CONV_TO_AVEC(CONV_VLOAD(j, wp));
+      CONV_VSTORE(v, j, w);
+    }
+  } else {
+    const int yy = conv_row(y, height);
+#pragma unroll
+    for (int j = 0; j < WINDOW / VEC; ++j)
+      CONV_VSTORE(conv_load_chunk(src, src_pitch, width, yy, e_start + j * VEC, aligned, border), j, w);
+  }
+}
+#endif
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_separable_tiled(
     const int width, const int height, __global const DTYPE* restrict src, const ulong src_offset, const int src_pitch,
-    __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch, __constant float* restrict row_filter,
-    __constant float* restrict col_filter, const int radius_x, const int radius_y) {
+    __global DTYPE* restrict dst, const ulong dst_offset, const int dst_pitch, __constant CONV_ACC* restrict row_filter,
+    __constant CONV_ACC* restrict col_filter, const int radius_x, const int radius_y, const float border_value,
+    const uint4 fixed_point, const float fixed_scale) {
 #if USE_LOCAL_INPUT
-  __local CONV_FVEC tile_storage[IN_H * IN_PITCH / VEC];
-  __local float* tile = (__local float*)tile_storage;
+  __local CONV_AVEC tile_storage[IN_H * IN_PITCH / VEC];
+  __local CONV_ACC* tile = (__local CONV_ACC*)tile_storage;
 #endif
-  __local CONV_FVEC mid_storage[IN_H * MID_PITCH / VEC];
-  __local float* mid = (__local float*)mid_storage;
+  __local CONV_AVEC mid_storage[IN_H * MID_PITCH / VEC];
+  __local CONV_ACC* mid = (__local CONV_ACC*)mid_storage;
   src += src_offset;
   dst += dst_offset;
   const int lx = get_local_id(0);
@@ -635,54 +910,28 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
   const int x0 = get_group_id(0) * TILE_X;
   const int y0 = get_group_id(1) * TILE_Y;
   const int row_e = width * CHANNELS;
-  const bool interior = x0 * CHANNELS - HALO_E >= 0 && x0 * CHANNELS + TILE_E + HALO_E <= row_e && y0 - RADIUS_Y >= 0 &&
-                        y0 + TILE_Y + RADIUS_Y <= height;
+  const CONV_ACC border = (CONV_ACC)border_value;
+  const bool interior = CONV_TILE_INTERIOR(x0, y0, row_e, height);
   const bool src_aligned = CONV_ALIGNED(src, src_pitch);
 #if USE_LOCAL_INPUT
-  conv_load_tile(tile, src, src_pitch, width, height, x0, y0, interior, src_aligned);
+  conv_load_tile(tile, src, src_pitch, width, height, x0, y0, interior, src_aligned, border);
   barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 
-  /* Row pass: every row of the tile plus its vertical halo, this work-item's chunk. The window of
-   * WINDOW elements starts HALO_E elements left of the chunk, at a chunk boundary. PREFETCH 1 loads the
-   * windows of all of a work-item's rows before it filters any. */
-  float windows[CONV_ROWS_PER_ITEM][WINDOW];
+  /* Row pass: every row of the tile plus its vertical halo, this work-item's chunk. USE_PREFETCH 1 loads the
+   * windows of all of a work-item's rows (constant trip count, unrolled) before it filters any. */
+  CONV_ACC windows[CONV_ROWS_PER_ITEM][WINDOW];
 #pragma unroll
   for (int k = 0; k < CONV_ROWS_PER_ITEM; ++k) {
-    const int r = ly + k * WG_Y; /* constant trip count, unrolled: all window loads in flight together */
+    const int r = ly + k * WG_Y;
     if (r < IN_H) {
-      float* w = windows[k];
-#if USE_LOCAL_INPUT
-      __local const float* wp = tile + r * IN_PITCH + lx * VEC;
-#pragma unroll
-      for (int j = 0; j < WINDOW / VEC; ++j) CONV_VSTORE(*(__local const CONV_FVEC*)(wp + j * VEC), j, w);
-#else
-      /* Straight from global memory: neighbouring work-items read overlapping windows, which the cache
-       * serves; local memory holds only the row-pass result. Outside the interior, the row goes through the
-       * border rule once and only chunks crossing the left or right edge are gathered element by element. */
-      const int e_start = x0 * CHANNELS + lx * VEC - HALO_E;
-      if (interior) {
-        __global const DTYPE* wp = src + (long)(y0 - RADIUS_Y + r) * src_pitch + e_start;
-#pragma unroll
-        for (int j = 0; j < WINDOW / VEC; ++j) {
-          const CONV_FVEC v =
-              src_aligned ? CONV_TO_FVEC(*(__global const CONV_DVEC*)(wp + j * VEC)) : CONV_TO_FVEC(CONV_VLOAD(j, wp));
-          CONV_VSTORE(v, j, w);
-        }
-      } else {
-        const int yy = conv_row(y0 - RADIUS_Y + r, height);
-#pragma unroll
-        for (int j = 0; j < WINDOW / VEC; ++j) {
-          CONV_VSTORE(conv_load_chunk(src, src_pitch, width, yy, e_start + j * VEC, src_aligned), j, w);
-        }
-      }
-#endif
-#if !PREFETCH
-      conv_filter_window(mid + r * MID_PITCH + lx * VEC, w, row_filter);
+      CONV_LOAD_WINDOW(windows[k], r);
+#if !USE_PREFETCH
+      conv_filter_window(mid + r * MID_PITCH + lx * VEC, windows[k], row_filter);
 #endif
     }
   }
-#if PREFETCH
+#if USE_PREFETCH
 #pragma unroll
   for (int k = 0; k < CONV_ROWS_PER_ITEM; ++k) {
     const int r = ly + k * WG_Y;
@@ -692,12 +941,12 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
   barrier(CLK_LOCAL_MEM_FENCE);
 
   /* Column pass: WPT_Y output rows from WPT_Y + 2 * RADIUS_Y rows of the row pass. */
-  CONV_FVEC acc[WPT_Y];
+  CONV_AVEC acc[WPT_Y];
 #pragma unroll
-  for (int k = 0; k < WPT_Y; ++k) acc[k] = 0.0f;
+  for (int k = 0; k < WPT_Y; ++k) acc[k] = (CONV_ACC)0;
 #pragma unroll
   for (int r = 0; r < WPT_Y + 2 * RADIUS_Y; ++r) {
-    const CONV_FVEC m = *(__local const CONV_FVEC*)(mid + (ly * WPT_Y + r) * MID_PITCH + lx * VEC);
+    const CONV_AVEC m = *(__local const CONV_AVEC*)(mid + (ly * WPT_Y + r) * MID_PITCH + lx * VEC);
 #pragma unroll
     for (int k = 0; k < WPT_Y; ++k) {
       const int dy = r - k;
@@ -710,7 +959,9 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void convolve_sepa
 #pragma unroll
   for (int k = 0; k < WPT_Y; ++k) {
     const int y = y0 + ly * WPT_Y + k;
-    if (y < height && e < row_e) conv_store_dtype(dst + (long)y * dst_pitch + e, acc[k], row_e - e, aligned);
+    if (y < height && e < row_e)
+      conv_store_dvec(dst + (long)y * dst_pitch + e, conv_finish(acc[k], e, fixed_point, fixed_scale), row_e - e,
+                      aligned);
   }
 }
 #endif

@@ -134,7 +134,7 @@
 /* IEEE binary16 bits -> float, exact. */
 ALWAYS_INLINE float half_bits_to_float(uint bits) {
   const uint sign = (bits & 0x8000u) << 16, magnitude = bits & 0x7fffu;
-  float value = as_float((magnitude << 13) + 0x38000000u); /* normal: exponent rebased from 15 to 127 */
+  float value = as_float((magnitude << 13) + 0x38000000u);      /* normal: exponent rebased from 15 to 127 */
   if (magnitude < 0x0400u) value = (float)magnitude * 0x1p-24f; /* zero and subnormals: exact products */
   if (magnitude >= 0x7c00u) value = as_float(0x7f800000u | (magnitude & 0x03ffu) << 13); /* inf, NaN */
   return as_float(as_uint(value) | sign);
@@ -190,8 +190,9 @@ ALWAYS_INLINE STORAGE scaled_output(float sum, float alpha, float beta, const __
 
 /* ---- gemm_mma_pack ------------------------------------------------------------------------------------------ */
 
-__kernel void gemm_mma_pack(const int rows, const int cols, const __global STORAGE* restrict src, const ulong src_offset,
-                            const int lds, const int cols_dst, __global STORAGE* restrict dst, const ulong dst_offset) {
+__kernel void gemm_mma_pack(const int rows, const int cols, const __global STORAGE* restrict src,
+                            const ulong src_offset, const int lds, const int cols_dst, __global STORAGE* restrict dst,
+                            const ulong dst_offset) {
   const int c = (int)get_global_id(0), r = (int)get_global_id(1);
   if (r >= rows || c >= cols_dst) return;
   dst[dst_offset + (long)r * cols_dst + c] = c < cols ? src[src_offset + (long)r * lds + c] : (STORAGE)0;
@@ -201,8 +202,8 @@ __kernel void gemm_mma_pack(const int rows, const int cols, const __global STORA
 
 #if GEMM_MMA_VARIANT == GEMM_MMA_ALL || GEMM_MMA_VARIANT == GEMM_MMA_PORTABLE
 
-#define A_AT(m, k) (TRANS_A ? (long)(k) * lda + (m) : (long)(m) * lda + (k))
-#define B_AT(k, n) (TRANS_B ? (long)(n) * ldb + (k) : (long)(k) * ldb + (n))
+#define A_AT(m, k) (TRANS_A ? (long)(k)*lda + (m) : (long)(m)*lda + (k))
+#define B_AT(k, n) (TRANS_B ? (long)(n)*ldb + (k) : (long)(k)*ldb + (n))
 
 __kernel void gemm_mma_portable(const int M, const int N, const int K, const float alpha,
                                 const __global STORAGE* restrict A, const ulong a_offset, const int lda,
@@ -333,8 +334,8 @@ ALWAYS_INLINE void wait_copies(void) {
 
 /* Copies one stored tile (rows x chunks) whose first element is `source` into `target`: stored row r exists when
  * r < rows_valid, and cols_valid elements of each row exist. */
-ALWAYS_INLINE void copy_tile(__local uint* target, const __global STORAGE* source, int ld, int rows_valid, int cols_valid,
-                      int rows, int chunks, int word_reads, int thread) {
+ALWAYS_INLINE void copy_tile(__local uint* target, const __global STORAGE* source, int ld, int rows_valid,
+                             int cols_valid, int rows, int chunks, int word_reads, int thread) {
 #pragma unroll
   for (int i = 0; i < rows * chunks / THREADS; ++i) {
     const int index = thread + i * THREADS, r = index / chunks, c = index % chunks;
@@ -345,8 +346,8 @@ ALWAYS_INLINE void copy_tile(__local uint* target, const __global STORAGE* sourc
 }
 
 /* Starts the copies of K tile `kt` into stage buffer `stage`. */
-ALWAYS_INLINE void copy_stage(__local uint* stage, const __global STORAGE* A, int lda, const __global STORAGE* B, int ldb,
-                       int M, int N, int K, int bm, int bn, int kt, int thread) {
+ALWAYS_INLINE void copy_stage(__local uint* stage, const __global STORAGE* A, int lda, const __global STORAGE* B,
+                              int ldb, int M, int N, int K, int bm, int bn, int kt, int thread) {
   const int k0 = kt * TILE_K, m0 = bm * TILE_M, n0 = bn * TILE_N;
 #if TRANS_A
   copy_tile(stage, A + (long)k0 * lda + m0, lda, K - k0, M - m0, A_ROWS, A_CHUNKS, A_WORD_READS, thread);
@@ -365,7 +366,8 @@ ALWAYS_INLINE void copy_stage(__local uint* stage, const __global STORAGE* A, in
 /* ldmatrix .x4: lane l names (a local word offset into `tile`) row l % 8 of 8x8 matrix l / 8 of 16-bit elements
  * (8 x 4 words). Lane l receives in out[j], of matrix j: the word l % 4 of row l / 4 (trans = 0), or the elements
  * (row 2 (l % 4), column l / 4) and (row 2 (l % 4) + 1, column l / 4) in its low and high half (trans = 1). */
-ALWAYS_INLINE void load_matrices(uint out[4], __local uint* tile, int word, int trans, __local uint* exchange, int lane) {
+ALWAYS_INLINE void load_matrices(uint out[4], __local uint* tile, int word, int trans, __local uint* exchange,
+                                 int lane) {
 #if USE_PTX
   const uint address = local_address(tile + word);
   if (trans)
@@ -419,23 +421,23 @@ ALWAYS_INLINE float fragment_b(__local const uint* exchange, int k, int col) {
 ALWAYS_INLINE void mma(float d[4], const uint a[4], const uint b[2], __local uint* exchange, int lane) {
 #if USE_PTX
 #if MMA_TYPE == MMA_F16
-  __asm__("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-          "{%10, %11, %12, %13};"
-          : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]),
-            "f"(d[3]));
+  __asm__(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%10, %11, %12, %13};"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]));
 #elif MMA_TYPE == MMA_BF16
-  __asm__("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-          "{%10, %11, %12, %13};"
-          : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]),
-            "f"(d[3]));
+  __asm__(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%10, %11, %12, %13};"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]));
 #else
-  __asm__("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-          "{%10, %11, %12, %13};"
-          : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]),
-            "f"(d[3]));
+  __asm__(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%10, %11, %12, %13};"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]));
 #endif
 #else
   for (int r = 0; r < 4; ++r) exchange[lane * EXCHANGE_WORDS + r] = a[r];
@@ -480,7 +482,7 @@ ALWAYS_INLINE void load_a_fragment(uint a[4], __local uint* tile, int m0, int ks
   const int j = lane / 8;
   load_matrices(a, tile, tile_word(ks * 16 + (j / 2) * 8 + lane % 8, m0 / CHUNK + j % 2, A_CHUNKS, 0), 1, exchange,
                 lane);
-#else /* rows along M: matrix j covers m 8 (j % 2).., k chunk 2 ks + j / 2 */
+#else         /* rows along M: matrix j covers m 8 (j % 2).., k chunk 2 ks + j / 2 */
   const int j = lane / 8;
   load_matrices(a, tile, tile_word(m0 + (j % 2) * 8 + lane % 8, 2 * ks + j / 2, A_CHUNKS, 0), 0, exchange, lane);
 #endif
@@ -490,7 +492,7 @@ ALWAYS_INLINE void load_a_fragment(uint a[4], __local uint* tile, int m0, int ks
 
 /* The B fragments of the two n8 tiles whose first column is tile column n0 (b0: n0, b1: n0 + 8), at K step ks. */
 ALWAYS_INLINE void load_b_fragments(uint b0[2], uint b1[2], __local uint* tile, int n0, int ks, __local uint* exchange,
-                             int lane) {
+                                    int lane) {
 #if B_WORD_READS
   const int g = lane / 4, t = lane % 4, k = ks * MMA_K + t;
   b0[0] = tile[tile_word(k, (n0 + g) / CHUNK, B_CHUNKS, 1) + (n0 + g) % CHUNK];
@@ -502,9 +504,9 @@ ALWAYS_INLINE void load_b_fragments(uint b0[2], uint b1[2], __local uint* tile, 
   const int j = lane / 8;
 #if TRANS_B /* rows along N: matrix j covers n 8 (j / 2).., k chunk 2 ks + j % 2 */
   load_matrices(words, tile, tile_word(n0 + (j / 2) * 8 + lane % 8, 2 * ks + j % 2, B_CHUNKS, 0), 0, exchange, lane);
-#else /* 16-bit, rows along K: matrix j covers k 8 (j % 2).., n 8 (j / 2).. */
-  load_matrices(words, tile, tile_word(ks * 16 + (j % 2) * 8 + lane % 8, n0 / CHUNK + j / 2, B_CHUNKS, 0), 1,
-                exchange, lane);
+#else       /* 16-bit, rows along K: matrix j covers k 8 (j % 2).., n 8 (j / 2).. */
+  load_matrices(words, tile, tile_word(ks * 16 + (j % 2) * 8 + lane % 8, n0 / CHUNK + j / 2, B_CHUNKS, 0), 1, exchange,
+                lane);
 #endif
   b0[0] = words[0];
   b0[1] = words[1];
@@ -521,7 +523,7 @@ ALWAYS_INLINE void load_b_fragments(uint b0[2], uint b1[2], __local uint* tile, 
 /* The products of one stage (TILE_K of K) into the warp's accumulators. Emulated, the loops stay loops: unrolled,
  * every emulated instruction's barriers would make PoCL compile a region of its own. */
 ALWAYS_INLINE void compute_stage(float acc[FRAG_M][FRAG_N][4], __local uint* stage, int warp_m, int warp_n,
-                          __local uint* exchange, int lane) {
+                                 __local uint* exchange, int lane) {
 #if USE_PTX
 #pragma unroll
 #else
@@ -572,7 +574,7 @@ ALWAYS_INLINE int2 block_tile(int M, int N) {
 
 /* C = alpha * acc + beta * C for the accumulators (columns col, col + 1 of row `row`). */
 ALWAYS_INLINE void store_pair(__global STORAGE* C, int ldc, int M, int N, int row, int col, float first, float second,
-                       float alpha, float beta) {
+                              float alpha, float beta) {
   if (row >= M || col >= N) return;
   __global STORAGE* c = C + (long)row * ldc + col;
   c[0] = scaled_output(first, alpha, beta, c);

@@ -39,6 +39,11 @@
  *                     sector of the output is written in parts by two work-groups. Same geometry as
  *                     transpose_tiled. Local memory: (TILE + SECTOR) * (TILE + PAD) * sizeof(DTYPE).
  *                     Build macros: DTYPE, TILE, WG_Y, PAD, VEC, SECTOR.
+ *   transpose_bytes   bytes only (DTYPE uchar): transpose_shifted's whole-sector output pieces, with 4 x 4 byte
+ *                     blocks transposed in registers so that local memory moves words, not single bytes.
+ *                     Work-group (TILE / 4, WG_Y); g = (ceil(cols / TILE) * TILE / 4, ceil(rows / TILE) * WG_Y).
+ *                     Local memory: TILE * ((TILE + SECTOR) / 4 + PAD) words. Build macros: DTYPE, TILE, WG_Y,
+ *                     PAD (in words here), SECTOR (bytes, a multiple of 4).
  *   transpose_block   no local memory: each work-item moves a VEC x VEC block in registers (VEC vector loads
  *                     of a row each, an in-register transpose, VEC vector stores). CPU-friendly (PoCL: 8 x 8
  *                     floats), and also a candidate on GPUs (4 x 4 floats = 16-byte accesses; uchar16 for
@@ -58,8 +63,9 @@
  *          float suits CPUs (block).
  *   SECTOR shifted: elements per memory sector the output pieces align to, default 8 (32 bytes of 4-byte
  *          elements); a multiple of VEC dividing TILE.
- *   USE_SHUFFLE  block: 1 (default) transposes the register block with vector shuffles, 0 element by element
- *          through a private array. Same result; on PoCL 1 is 2.2x faster for uchar, equal for float.
+ *   USE_SHUFFLE  block: 1 (default) transposes the register block with vector shuffles (.even/.odd), 2 with
+ *          shuffle2 (for oclgrind, see TRANSPOSE_EVENS), 0 element by element through a private array. Same
+ *          result; on PoCL 1 is 2.2x faster than 0 for uchar, equal for float, and 2 is much slower.
  *
  * Launch-only parameters: the local size (lx, ly) of transpose_naive and transpose_block (WG_X, WG_Y in the
  * host's search space). Everything else is a build parameter. The host (src/ops/transpose.cpp) offers
@@ -107,14 +113,23 @@
 #define TRANSPOSE_VSTORE(v, p) TILECL_CAT(vstore, VEC)(v, 0, p)
 #endif
 
-/* The even (odd) elements of a followed by those of b. 16-wide vectors use shuffle2 with a constant mask (the
- * mask is of DTYPE's own unsigned type, hence DTYPE must be unsigned): oclgrind 21.10 reports a false
- * "uninitialized value written" for the .even/.odd concatenation of two 16-element vectors (reproduced with a
- * single-vector kernel on fully written input; 2-, 4- and 8-element vectors and shuffle2 are tracked right).
- * Both forms compile to the same shuffle instructions. */
-#if VEC == 16
-#define TRANSPOSE_EVENS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30))
-#define TRANSPOSE_ODDS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
+/* The even (odd) elements of a followed by those of b. USE_SHUFFLE = 1: .even/.odd concatenations, what PoCL
+ * turns into its fastest permutes (2.2x faster than element moves for 16 bytes). USE_SHUFFLE = 2: shuffle2 with
+ * constant masks (of DTYPE's own unsigned type, hence DTYPE must be unsigned), the same values: oclgrind 21.10
+ * reports a false "uninitialized value written" for the concatenation of two 16-element vectors' .even/.odd
+ * (reproduced with a one-line kernel on fully written input; 2-, 4- and 8-element vectors are tracked right), while
+ * it tracks shuffle2; PoCL, however, runs shuffle2 as a function call, 80x slower. The oclgrind test runs 2. */
+#if USE_SHUFFLE == 2 && VEC == 16
+#define TRANSPOSE_EVENS(a, b) \
+  shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30))
+#define TRANSPOSE_ODDS(a, b) \
+  shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
+#elif USE_SHUFFLE == 2 && VEC == 8
+#define TRANSPOSE_EVENS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6, 8, 10, 12, 14))
+#define TRANSPOSE_ODDS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7, 9, 11, 13, 15))
+#elif USE_SHUFFLE == 2 && VEC == 4
+#define TRANSPOSE_EVENS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(0, 2, 4, 6))
+#define TRANSPOSE_ODDS(a, b) shuffle2(a, b, (TRANSPOSE_VTYPE)(1, 3, 5, 7))
 #else
 #define TRANSPOSE_EVENS(a, b) (TRANSPOSE_VTYPE)((a).even, (b).even)
 #define TRANSPOSE_ODDS(a, b) (TRANSPOSE_VTYPE)((a).odd, (b).odd)
@@ -144,7 +159,7 @@ bool transpose_aligned(ulong in_offset, int ld_in, ulong out_offset, int ld_out)
  * rounds element (i, j) sits at (j, i). These are constant two-vector shuffles (unpack/permute instructions
  * on CPUs; byte permutes for uchar). USE_SHUFFLE = 0: element-wise through a private array. */
 void transpose_block_move(__global const DTYPE* in, int ld_in, __global DTYPE* out, int ld_out, bool aligned) {
-#if USE_SHUFFLE && VEC > 1
+#if USE_SHUFFLE > 0 && VEC > 1
   TRANSPOSE_VTYPE r[VEC], t[VEC];
 #pragma unroll
   for (int i = 0; i < VEC; ++i) r[i] = transpose_load(in + (size_t)i * ld_in, aligned);
@@ -328,8 +343,8 @@ void transpose_shifted_load(__local DTYPE (*tile)[TILE + PAD], int y, int r, int
 
 /* Writes output row c0 + j's piece [start, end) (input rows) from local column j, top = input row of local row 0:
  * whole aligned vectors inside the piece, element stores for a partial vector at either end. */
-void transpose_shifted_store(__local DTYPE (*tile)[TILE + PAD], int j, int top, int start, int end,
-                             __global DTYPE* out, ulong row_first, int lx) {
+void transpose_shifted_store(__local DTYPE (*tile)[TILE + PAD], int j, int top, int start, int end, __global DTYPE* out,
+                             ulong row_first, int lx) {
   const ulong aligned_first = (row_first + (ulong)start) & ~(ulong)(VEC - 1);
   for (ulong v = aligned_first + (ulong)lx * VEC; v < row_first + (ulong)end; v += TILE) {
     const int p = (int)(v - row_first); /* input row of the vector's first element (may be below start) */
@@ -347,12 +362,9 @@ void transpose_shifted_store(__local DTYPE (*tile)[TILE + PAD], int j, int top, 
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpose_shifted(int rows, int cols,
-                                                                                           __global const DTYPE* in,
-                                                                                           ulong in_offset, int ld_in,
-                                                                                           __global DTYPE* out,
-                                                                                           ulong out_offset,
-                                                                                           int ld_out) {
+__kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpose_shifted(
+    int rows, int cols, __global const DTYPE* in, ulong in_offset, int ld_in, __global DTYPE* out, ulong out_offset,
+    int ld_out) {
   __local DTYPE tile[SHIFTED_ROWS][TILE + PAD];
   const int lx = get_local_id(0);
   const int ly = get_local_id(1);
@@ -374,6 +386,104 @@ __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpo
     const int start = max(0, r0 - shift);
     const int end = last ? rows : r0 + TILE - shift;
     transpose_shifted_store(tile, j, top, start, end, out, row_first, lx);
+  }
+}
+
+/* transpose_bytes: bytes (DTYPE uchar) through 4 x 4 blocks, with transpose_shifted's whole-sector output pieces.
+ * Work-item (x, y) reads, for its 4-row blocks a = y, y + WG_Y, ..., the 4-byte word x of each of the block's 4
+ * input rows (misaligned rows: the two aligned words around it, shuffled), transposes the 4 x 4 bytes in registers
+ * and stores one word per input column into the local tile lt[column][block]; the output pass then writes whole
+ * aligned words of each output row, each taken from two neighbouring local words. Local memory traffic is one word
+ * per 4 bytes each way (transpose_tiled moves single bytes). Bytes are handled as uchar4 vectors, so the result
+ * does not depend on the device's byte order. Macros: TILE (bytes, a multiple of SECTOR), WG_Y, PAD (words),
+ * SECTOR (bytes, a multiple of 4). Work-group (TILE / 4, WG_Y). */
+#define BYTES_BLOCKS ((TILE + SECTOR) / 4)
+
+/* Bytes [shift, shift + 4) of the 8 bytes low, high. */
+uchar4 bytes_window(uchar4 low, uchar4 high, int shift) {
+  const uchar4 mask = (uchar4)(shift, shift + 1, shift + 2, shift + 3);
+  return shift == 0 ? low : shuffle2(low, high, mask);
+}
+
+/* The 4 bytes of input row r from byte column c0 + 4x: aligned words where reading them stays inside the matrix's
+ * rows, single bytes (zero past the row) otherwise. */
+uchar4 bytes_load(__global const uchar* in, ulong in_offset, int ld_in, int rows, int cols, int r, int c0, int x) {
+  if (r < 0 || r >= rows) return (uchar4)(0);
+  const ulong first = in_offset + (ulong)r * (ulong)ld_in + (ulong)c0 + 4 * (ulong)x;
+  const int skew = (int)(first & 3);
+  const bool whole = TILE <= cols - c0;
+  const bool extra_inside = r + 1 < rows || TILE + 4 <= cols - c0;
+  const bool start_inside = r > 0 || c0 > 0 || (in_offset & 3) == 0;
+  if (whole && extra_inside && start_inside) {
+    __global const uchar4* words = (__global const uchar4*)(in + first - skew);
+    return bytes_window(words[0], skew > 0 ? words[1] : words[0], skew);
+  }
+  uchar lanes[4];
+#pragma unroll
+  for (int e = 0; e < 4; ++e) lanes[e] = c0 + 4 * x + e < cols ? in[first + e] : (uchar)0;
+  return vload4(0, lanes);
+}
+
+/* Writes output row c0 + j's piece [start, end) (input rows) from local column j (lt row j), top = input row of
+ * local byte row 0: whole aligned words inside the piece, single bytes at a partial word at either end. */
+void bytes_store(__local uchar4 (*lt)[BYTES_BLOCKS + PAD], int j, int top, int start, int end, __global uchar* out,
+                 ulong row_first, int x) {
+  const ulong aligned_first = (row_first + (ulong)start) & ~(ulong)3;
+  for (ulong k = aligned_first + 4 * (ulong)x; k < row_first + (ulong)end; k += TILE) {
+    const int p = (int)((long)k - (long)row_first); /* input row of the word's first byte (>= start - 3) */
+    const int local_row = p - top;
+    const int shift = local_row & 3;
+    const uchar4 low = lt[j][local_row >> 2];
+    const uchar4 word = bytes_window(low, shift > 0 ? lt[j][(local_row >> 2) + 1] : low, shift);
+    if (p >= start && p + 4 <= end) {
+      *(__global uchar4*)(out + k) = word;
+    } else {
+      uchar lanes[4];
+      vstore4(word, 0, lanes);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        if (p + e >= start && p + e < end) out[k + e] = lanes[e];
+      }
+    }
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(TILE / 4, WG_Y, 1))) void transpose_bytes(int rows, int cols,
+                                                                                       __global const uchar* in,
+                                                                                       ulong in_offset, int ld_in,
+                                                                                       __global uchar* out,
+                                                                                       ulong out_offset, int ld_out) {
+  __local uchar4 lt[TILE][BYTES_BLOCKS + PAD];
+  const int x = get_local_id(0);
+  const int y = get_local_id(1);
+  const int c0 = get_group_id(0) * TILE;
+  const int r0 = get_group_id(1) * TILE;
+  const int top = r0 - SECTOR;
+  /* Aligned outputs shift no piece: the blocks before the tile are not needed. */
+  const int first_block = ((out_offset | (ulong)ld_out) & (ulong)(SECTOR - 1)) == 0 ? SECTOR / 4 : 0;
+  for (int a = first_block + y; a < BYTES_BLOCKS; a += WG_Y) {
+    const int r = top + 4 * a;
+    const uchar4 v0 = bytes_load(in, in_offset, ld_in, rows, cols, r, c0, x);
+    const uchar4 v1 = bytes_load(in, in_offset, ld_in, rows, cols, r + 1, c0, x);
+    const uchar4 v2 = bytes_load(in, in_offset, ld_in, rows, cols, r + 2, c0, x);
+    const uchar4 v3 = bytes_load(in, in_offset, ld_in, rows, cols, r + 3, c0, x);
+    /* The 4 x 4 transpose as two rounds of two-vector shuffles (a vector built from single components of four
+     * vectors crashes oclgrind 21.10's uninitialized-value checker; these compile to the same byte permutes). */
+    const uchar4 low01 = shuffle2(v0, v1, (uchar4)(0, 4, 1, 5)), low23 = shuffle2(v2, v3, (uchar4)(0, 4, 1, 5));
+    const uchar4 high01 = shuffle2(v0, v1, (uchar4)(2, 6, 3, 7)), high23 = shuffle2(v2, v3, (uchar4)(2, 6, 3, 7));
+    lt[4 * x][a] = shuffle2(low01, low23, (uchar4)(0, 1, 4, 5));
+    lt[4 * x + 1][a] = shuffle2(low01, low23, (uchar4)(2, 3, 6, 7));
+    lt[4 * x + 2][a] = shuffle2(high01, high23, (uchar4)(0, 1, 4, 5));
+    lt[4 * x + 3][a] = shuffle2(high01, high23, (uchar4)(2, 3, 6, 7));
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const bool last = TILE >= rows - r0;
+  for (int j = y; j < TILE && j < cols - c0; j += WG_Y) {
+    const ulong row_first = out_offset + (ulong)(c0 + j) * (ulong)ld_out;
+    const int shift = (int)((row_first + (ulong)r0) % SECTOR);
+    const int start = max(0, r0 - shift);
+    const int end = last ? rows : r0 + TILE - shift;
+    bytes_store(lt, j, top, start, end, out, row_first, x);
   }
 }
 

@@ -16,24 +16,38 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kBundleFormat = "tilecl-tuning-bundle";
+// A bundle holds one database per device of a fleet.
+constexpr std::uint64_t kMaxBundleBytes = 16 * kMaxDatabaseBytes;
 
-std::vector<fs::path> tuning_files() {
-  std::vector<fs::path> files;
-  auto root = tuning_root();
+std::optional<json> parse_bounded(const std::string& text, std::size_t depth) {
+  if (json_deeper_than(text, depth)) return std::nullopt;
+  json document = json::parse(text, nullptr, false);
+  if (document.is_discarded()) return std::nullopt;
+  return document;
+}
+
+// The tuning databases of the user's cache (names of the trusted folder's *.json files, sorted).
+struct TuningFiles {
+  std::optional<TrustedDirectory> folder;
+  std::vector<std::string> names;
+};
+
+TuningFiles tuning_files() {
+  TuningFiles files;
+  if (auto root = writable_cache()) files.folder = open_cache_folder(*root, {"tuning"}, false);
+  if (!files.folder) return files;
   std::error_code error;
-  if (!root || !fs::is_directory(*root, error)) return files;
-  for (const auto& entry : fs::directory_iterator(*root, error))
-    if (entry.path().extension() == ".json") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
+  for (fs::directory_iterator it(files.folder->path(), error), end; !error && it != end; it.increment(error))
+    if (it->path().extension() == ".json") files.names.push_back(it->path().filename().string());
+  std::sort(files.names.begin(), files.names.end());
   return files;
 }
 
-std::optional<json> read_json(const fs::path& path) {
-  auto bytes = read_bytes(path);
-  if (!bytes) return std::nullopt;
-  json document = json::parse(bytes->begin(), bytes->end(), nullptr, false);
-  if (document.is_discarded()) return std::nullopt;
-  return document;
+// A database file of the folder as a JSON document; nullopt when it is unusable (untrusted, too large, not JSON).
+std::optional<json> read_database(const TrustedDirectory& folder, const std::string& name) {
+  FileRead file = read_file(folder, name, kMaxDatabaseBytes);
+  if (file.outcome != FileRead::Outcome::Read) return std::nullopt;
+  return parse_bounded(std::string(file.bytes.begin(), file.bytes.end()), kMaxJsonDepth);
 }
 
 // The identity recorded in a database's header, as a DeviceInfo whose fingerprint() can be recomputed.
@@ -82,10 +96,11 @@ std::vector<ProgramCacheSummary> list_program_cache() {
 
 std::vector<TuningDatabaseSummary> list_tuning_databases() {
   std::vector<TuningDatabaseSummary> summaries;
-  for (const auto& path : tuning_files()) {
+  const TuningFiles files = tuning_files();
+  for (const auto& name : files.names) {
     TuningDatabaseSummary summary;
-    summary.path = path;
-    auto document = read_json(path);
+    summary.path = files.folder->path() / name;
+    auto document = read_database(*files.folder, name);
     if (!document || !document->contains("device")) {
       summary.problem = "not a valid tuning database";
       summaries.push_back(summary);
@@ -113,8 +128,9 @@ std::size_t clear_tuning_databases() { return remove_all_files(tuning_root()); }
 
 std::size_t export_tuning(const fs::path& bundle) {
   json document = {{"format", kBundleFormat}, {"version", kTuningDatabaseVersion}, {"databases", json::array()}};
-  for (const auto& path : tuning_files()) {
-    auto database = read_json(path);
+  const TuningFiles files = tuning_files();
+  for (const auto& name : files.names) {
+    auto database = read_database(*files.folder, name);
     TuningRecords records;
     std::string why;
     if (database &&
@@ -130,29 +146,60 @@ std::size_t export_tuning(const fs::path& bundle) {
   return document["databases"].size();
 }
 
-std::size_t import_tuning(const fs::path& bundle) {
-  auto document = read_json(bundle);
-  if (!document || document->value("format", "") != kBundleFormat || !document->contains("databases"))
-    throw Error("cache import", bundle.string(), CL_INVALID_VALUE, "not a tilecl tuning bundle");
-  if (!tuning_root()) throw Error("cache import", "cache", CL_INVALID_VALUE, "the disk cache is off (TILECL_CACHE)");
-  std::size_t merged = 0;
-  for (const auto& database : (*document)["databases"]) {
-    if (!database.contains("device"))
-      throw Error("cache import", bundle.string(), CL_INVALID_VALUE, "a database without a device header");
-    const DeviceInfo identity = identity_of(database["device"]);
-    if (identity.fingerprint() != database["device"].value("fingerprint", ""))
-      throw Error("cache import", bundle.string(), CL_INVALID_VALUE,
-                  "the device header of '" + identity.device_name + "' does not match its fingerprint");
-    TuningRecords records;
-    std::string why;
-    if (TuningDatabase::from_json_text(database.dump(), &identity, records, why) != TuningDatabase::FileState::Valid)
-      throw Error("cache import", bundle.string(), CL_INVALID_VALUE, why);
-    TuningDatabase target(*tuning_root() / (identity.fingerprint() + ".json"), identity);
-    if (!target.merge(records))
-      throw Error("cache import", target.path()->string(), CL_INVALID_VALUE, "cannot write the tuning database");
-    ++merged;
+namespace {
+
+struct BundledDatabase {
+  DeviceInfo identity;
+  TuningRecords records;
+};
+
+// The checked databases of one bundle written by export_tuning(). Anything else -- not JSON, another document,
+// a field of the wrong type -- raises tilecl::Error naming the file and what is wrong, before anything is merged.
+std::vector<BundledDatabase> read_bundle(const fs::path& bundle) {
+  const auto refuse = [&](const std::string& why) {
+    return Error("cache import", bundle.string(), CL_INVALID_VALUE,
+                 "not a tuning bundle written by `tilecl cache export`: " + why);
+  };
+  std::string why_unreadable;
+  const auto bytes = read_bytes(bundle, kMaxBundleBytes, why_unreadable);
+  auto document = bytes ? parse_bounded(std::string(bytes->begin(), bytes->end()), kMaxJsonDepth + 2) : std::nullopt;
+  if (!document) throw refuse(bytes ? "not JSON, or nested too deep" : "unreadable (" + why_unreadable + ")");
+  std::vector<BundledDatabase> databases;
+  try {
+    if (!document->is_object() || document->value("format", "") != kBundleFormat)
+      throw refuse(std::string("no \"format\": \"") + kBundleFormat + "\"");
+    if (!document->contains("databases") || !(*document)["databases"].is_array()) throw refuse("no \"databases\" list");
+    for (const auto& database : (*document)["databases"]) {
+      if (!database.is_object() || !database.contains("device")) throw refuse("a database without a device header");
+      BundledDatabase bundled{identity_of(database["device"]), {}};
+      if (bundled.identity.fingerprint() != database["device"].value("fingerprint", ""))
+        throw refuse("the device header of '" + bundled.identity.device_name + "' does not match its fingerprint");
+      std::string why;
+      if (TuningDatabase::from_json_text(database.dump(), &bundled.identity, bundled.records, why) !=
+          TuningDatabase::FileState::Valid)
+        throw refuse(why);
+      databases.push_back(std::move(bundled));
+    }
+  } catch (const json::exception& error) {
+    std::string reason = error.what();  // "[json.exception.type_error.302] type must be string, but is number"
+    const auto bracket = reason.find("] ");
+    throw refuse("a field has the wrong type (" + (bracket == std::string::npos ? reason : reason.substr(bracket + 2)) +
+                 ")");
   }
-  return merged;
+  return databases;
+}
+
+}  // namespace
+
+std::size_t import_tuning(const fs::path& bundle) {
+  const std::vector<BundledDatabase> databases = read_bundle(bundle);
+  if (!tuning_root()) throw Error("cache import", "cache", CL_INVALID_VALUE, "the disk cache is off (TILECL_CACHE)");
+  for (const auto& database : databases) {
+    TuningDatabase target(*tuning_root() / (database.identity.fingerprint() + ".json"), database.identity);
+    if (!target.merge(database.records))
+      throw Error("cache import", target.path()->string(), CL_INVALID_VALUE, "cannot write the tuning database");
+  }
+  return databases.size();
 }
 
 }  // namespace tilecl::detail

@@ -83,7 +83,7 @@ void check_enum(const std::string& op, const std::string& argument, ReduceOp val
   check_enum_range(op, argument, value, ReduceOp::ArgMax, "tilecl::ReduceOp");
 }
 void check_enum(const std::string& op, const std::string& argument, Border value) {
-  check_enum_range(op, argument, value, Border::Wrap, "tilecl::Border");
+  check_enum_range(op, argument, value, Border::Constant, "tilecl::Border");
 }
 
 void check_wait_list(const std::string& op, const std::vector<cl::Event>* wait, const cl::Context& context) {
@@ -97,6 +97,12 @@ void check_wait_list(const std::string& op, const std::vector<cl::Event>* wait, 
     if (status != CL_SUCCESS) throw Error(op, "wait", status, entry + " is not a valid event");
     if (owner != context())
       throw Error(op, "wait", CL_INVALID_CONTEXT, entry + " belongs to another context than the queue");
+    cl_int execution = CL_COMPLETE;
+    clGetEventInfo((*wait)[i](), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(execution), &execution, nullptr);
+    if (execution < 0)
+      throw Error(op, "wait", CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                  entry + " failed (execution status " + std::to_string(execution) +
+                      "): commands waiting for it would never run on some drivers");
   }
 }
 
@@ -119,11 +125,28 @@ std::pair<cl_mem, std::uint64_t> resolve(const cl::Buffer& buffer) {
   return {parent, origin};
 }
 
+// Kernels write outputs: a buffer created CL_MEM_READ_ONLY (or a sub-buffer of one) may not be written by a
+// kernel, and doing so is undefined behaviour that some drivers accept silently.
+void check_writable(const std::string& op, const std::string& name, const cl::Buffer& buffer) {
+  const auto [root, base] = resolve(buffer);
+  for (cl_mem memory : {buffer(), root}) {
+    cl_mem_flags flags = 0;
+    clGetMemObjectInfo(memory, CL_MEM_FLAGS, sizeof(flags), &flags, nullptr);
+    if ((flags & CL_MEM_READ_ONLY) != 0)
+      throw Error(op, name, CL_INVALID_OPERATION,
+                  std::string(memory == buffer() ? "the buffer" : "the buffer it is a sub-buffer of") +
+                      " was created CL_MEM_READ_ONLY; kernels cannot write it");
+  }
+}
+
 }  // namespace
+
+std::pair<cl_mem, std::uint64_t> buffer_origin(const cl::Buffer& buffer) { return resolve(buffer); }
 
 void check_no_overlap(const std::string& op, const std::string& a_name, const cl::Buffer& a, std::uint64_t a_offset,
                       std::uint64_t a_extent, const std::string& b_name, const cl::Buffer& b, std::uint64_t b_offset,
                       std::uint64_t b_extent, std::size_t element_size) {
+  if (b_extent > 0) check_writable(op, b_name, b);
   if (a_extent == 0 || b_extent == 0) return;
   auto [a_root, a_base] = resolve(a);
   auto [b_root, b_base] = resolve(b);
@@ -137,6 +160,7 @@ void check_no_overlap(const std::string& op, const std::string& a_name, const cl
 void check_in_place_or_disjoint(const std::string& op, const std::string& input_name, const cl::Buffer& input,
                                 std::uint64_t input_offset, const std::string& output_name, const cl::Buffer& output,
                                 std::uint64_t output_offset, std::uint64_t extent, std::size_t element_size) {
+  if (extent > 0) check_writable(op, output_name, output);
   const auto [input_root, input_base] = resolve(input);
   const auto [output_root, output_base] = resolve(output);
   if (input_root == output_root &&

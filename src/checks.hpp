@@ -5,6 +5,7 @@
 #include <CL/opencl.hpp>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dtype.hpp"
@@ -41,17 +42,26 @@ void check_enum(const std::string& op, const std::string& argument, ReduceOp val
 void check_enum(const std::string& op, const std::string& argument, Border value);
 
 // Every event of the wait list is a valid event of the queue's context (a null event or one of another
-// context fails late, at an enqueue deep in the op under a kernel's name, or is silently accepted, as by PoCL).
+// context fails late, at an enqueue deep in the op under a kernel's name, or is silently accepted, as by PoCL)
+// that has not failed (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST: PoCL leaves a command enqueued after its
+// dependency failed queued for good, so a host-side wait would block forever).
 void check_wait_list(const std::string& op, const std::vector<cl::Event>* wait, const cl::Context& context);
 
 // double needs cl_khr_fp64.
 void check_dtype_supported(const std::string& op, const DTypeInfo& dtype, const DeviceInfo& device);
 
-// Element ranges [a_offset, a_offset + a_extent) and [b_offset, ...) of two buffers share no byte
-// (sub-buffers of one buffer are resolved to their parent).
+// Every op validates each of its outputs through one of the two checks below (the output is `b`, or `output`):
+// besides overlap, they refuse (CL_INVALID_OPERATION) an output created CL_MEM_READ_ONLY, or a sub-buffer of such
+// a buffer, since a kernel writing it is undefined behaviour.
+
+// Element ranges [a_offset, a_offset + a_extent) of the input `a` and [b_offset, ...) of the output `b` share no
+// byte (sub-buffers of one buffer are resolved to their parent).
 void check_no_overlap(const std::string& op, const std::string& a_name, const cl::Buffer& a, std::uint64_t a_offset,
                       std::uint64_t a_extent, const std::string& b_name, const cl::Buffer& b, std::uint64_t b_offset,
                       std::uint64_t b_extent, std::size_t element_size);
+
+// The allocation a buffer's bytes belong to (a sub-buffer's parent) and the buffer's byte offset in it.
+std::pair<cl_mem, std::uint64_t> buffer_origin(const cl::Buffer& buffer);
 
 // For ops that may work in place: the input is the output exactly (the same bytes of the same allocation,
 // through the same buffer or sub-buffers), or the two share no byte.

@@ -113,18 +113,24 @@ std::string DeviceInfo::identity_text() const {
 
 std::string DeviceInfo::fingerprint() const { return detail::hash_hex(identity_text()); }
 
-const DeviceInfo& device_info(const cl::Device& device) {
+namespace {
+
+// Serialises platform and device discovery and the first query of each device: PoCL's start-up is not thread
+// safe (select_device() from several threads at once crashed inside PoCL; plain clGetPlatformIDs and
+// clGetDeviceIDs calls from 8 threads returned empty device lists in 3 of 5 runs).
+std::mutex& discovery_mutex() {
   static std::mutex mutex;
+  return mutex;
+}
+
+}  // namespace
+
+const DeviceInfo& device_info(const cl::Device& device) {
   static std::map<cl_device_id, std::unique_ptr<DeviceInfo>> known;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto found = known.find(device());
-    if (found != known.end()) return *found->second;
-  }
-  auto info = std::make_unique<DeviceInfo>(query(device));
-  std::lock_guard<std::mutex> lock(mutex);
-  auto inserted = known.emplace(device(), std::move(info));
-  return *inserted.first->second;
+  std::lock_guard<std::mutex> lock(discovery_mutex());  // held while querying: each device is queried once
+  auto found = known.find(device());
+  if (found == known.end()) found = known.emplace(device(), std::make_unique<DeviceInfo>(query(device))).first;
+  return *found->second;
 }
 
 cl::Device queue_device(const cl::CommandQueue& queue) {
@@ -173,18 +179,93 @@ std::pair<std::string, std::string> split_device_selector(const std::string& sel
   return {selector.substr(0, colon), selector.substr(colon + 1)};
 }
 
-cl::Device select_device(const std::string& platform_selector, const std::string& device_selector) {
-  const std::string platform_choice = env_or(platform_selector, "TILECL_PLATFORM");
-  const std::string device_choice = env_or(device_selector, "TILECL_DEVICE");
+namespace {
+
+constexpr cl_int kPlatformNotFound = -1001;  // CL_PLATFORM_NOT_FOUND_KHR (cl_khr_icd), not in the 1.2 headers
+
+// The device type a selector names ("gpu", "cpu", "accelerator", any case), or 0 for an index or a name.
+cl_device_type device_type_named(const std::string& selector) {
+  const std::string word = lower(selector);
+  if (word == "gpu") return CL_DEVICE_TYPE_GPU;
+  if (word == "cpu") return CL_DEVICE_TYPE_CPU;
+  if (word == "accelerator") return CL_DEVICE_TYPE_ACCELERATOR;
+  return 0;
+}
+
+const char* device_type_word(cl_device_type type) {
+  if ((type & CL_DEVICE_TYPE_GPU) != 0) return "GPU";
+  if ((type & CL_DEVICE_TYPE_CPU) != 0) return "CPU";
+  if ((type & CL_DEVICE_TYPE_ACCELERATOR) != 0) return "accelerator";
+  return "other";
+}
+
+std::vector<cl::Platform> all_platforms() {
   std::vector<cl::Platform> platforms;
   try {
     cl::Platform::get(&platforms);
   } catch (const cl::Error& error) {
-    throw Error("select_device", "platform", error.err(), "no OpenCL platform found (is an ICD installed?)");
+    throw Error("select_device", "platform", error.err(),
+                "no OpenCL platform found (is an ICD installed and registered in /etc/OpenCL/vendors?)");
   }
-  std::vector<std::string> platform_names;
-  platform_names.reserve(platforms.size());
-  for (const auto& platform : platforms) platform_names.push_back(platform.getInfo<CL_PLATFORM_NAME>());
+  if (platforms.empty())
+    throw Error("select_device", "platform", kPlatformNotFound,
+                "no OpenCL platform found (is an ICD installed and registered in /etc/OpenCL/vendors?)");
+  return platforms;
+}
+
+std::vector<std::string> platform_names_of(const std::vector<cl::Platform>& platforms) {
+  std::vector<std::string> names;
+  names.reserve(platforms.size());
+  for (const auto& platform : platforms) names.push_back(platform.getInfo<CL_PLATFORM_NAME>());
+  return names;
+}
+
+std::vector<cl::Device> devices_of(const cl::Platform& platform, cl_device_type type) {
+  std::vector<cl::Device> devices;
+  try {
+    platform.getDevices(type, &devices);
+  } catch (const cl::Error&) {
+    devices.clear();  // CL_DEVICE_NOT_FOUND: none of this type
+  }
+  return devices;
+}
+
+// The first device of `type` on the platforms `platform_choice` selects (every platform when empty), in order.
+cl::Device first_device_of_type(cl_device_type type, const std::string& platform_choice) {
+  const std::vector<cl::Platform> platforms = all_platforms();
+  const std::vector<std::string> platform_names = platform_names_of(platforms);
+  std::string available;
+  for (size_t p = 0; p < platforms.size(); ++p) {
+    if (!platform_choice.empty() && pick(platform_choice, platform_names) != static_cast<long>(p)) continue;
+    auto devices = devices_of(platforms[p], type);
+    if (!devices.empty()) return devices.front();
+    for (const auto& device : devices_of(platforms[p], CL_DEVICE_TYPE_ALL))
+      available += " [" + std::to_string(p) + "] " + device.getInfo<CL_DEVICE_NAME>() + " (" +
+                   device_type_word(device.getInfo<CL_DEVICE_TYPE>()) + ")";
+  }
+  throw Error("select_device", "device", CL_DEVICE_NOT_FOUND,
+              std::string("no ") + device_type_word(type) + " device" +
+                  (platform_choice.empty() ? "" : " on a platform matching '" + platform_choice + "'") +
+                  "; available:" + (available.empty() ? " none" : available));
+}
+
+}  // namespace
+
+cl::Device select_device(cl_device_type type, const std::string& platform_selector) {
+  std::lock_guard<std::mutex> lock(discovery_mutex());
+  if (type != CL_DEVICE_TYPE_GPU && type != CL_DEVICE_TYPE_CPU && type != CL_DEVICE_TYPE_ACCELERATOR)
+    throw Error("select_device", "type", CL_INVALID_DEVICE_TYPE,
+                "not CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU or CL_DEVICE_TYPE_ACCELERATOR");
+  return first_device_of_type(type, env_or(platform_selector, "TILECL_PLATFORM"));
+}
+
+cl::Device select_device(const std::string& platform_selector, const std::string& device_selector) {
+  const std::string platform_choice = env_or(platform_selector, "TILECL_PLATFORM");
+  const std::string device_choice = env_or(device_selector, "TILECL_DEVICE");
+  std::lock_guard<std::mutex> lock(discovery_mutex());
+  if (const cl_device_type type = device_type_named(device_choice)) return first_device_of_type(type, platform_choice);
+  const std::vector<cl::Platform> platforms = all_platforms();
+  const std::vector<std::string> platform_names = platform_names_of(platforms);
   const long platform_index = pick(platform_choice, platform_names);
   std::string available;
   for (size_t i = 0; i < platform_names.size(); ++i) available += " [" + std::to_string(i) + "] " + platform_names[i];

@@ -3,6 +3,30 @@
 #include <utility>
 
 namespace tilecl {
+namespace {
+
+// Codes of later OpenCL versions and of extensions, which the 1.2 headers tilecl compiles with do not define;
+// nullptr for any other.
+const char* later_error_name(cl_int status) {
+  switch (status) {
+    case -69:
+      return "CL_INVALID_PIPE_SIZE";
+    case -70:
+      return "CL_INVALID_DEVICE_QUEUE";
+    case -71:
+      return "CL_INVALID_SPEC_ID";
+    case -72:
+      return "CL_MAX_SIZE_RESTRICTION_EXCEEDED";
+    case -1000:
+      return "CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR";
+    case -1001:  // cl_khr_icd: the ICD loader found no platform (no vendor file in /etc/OpenCL/vendors)
+      return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
 
 std::string cl_error_name(cl_int status) {
   switch (status) {
@@ -70,8 +94,10 @@ std::string cl_error_name(cl_int status) {
     TILECL_NAME(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef TILECL_NAME
     default:
-      return "CL_UNKNOWN_ERROR(" + std::to_string(status) + ")";
+      break;
   }
+  if (const char* name = later_error_name(status)) return name;
+  return "CL_UNKNOWN_ERROR(" + std::to_string(status) + ")";
 }
 
 namespace {

@@ -33,4 +33,10 @@ void check_work_group_fits(const std::string& op, CompiledProgram& program, cons
 cl::Event enqueue_kernel(const std::string& op, cl::CommandQueue& queue, cl::Kernel& kernel, const cl::NDRange& global,
                          const cl::NDRange& local, const std::vector<cl::Event>* wait);
 
+// Blocks until `last` (the last command of a call) completes, for the ops that return a value to the host.
+// Throws tilecl::Error instead of blocking forever or letting a cl::Error escape: when an event of the caller's
+// wait list fails meanwhile (argument "wait", CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST; PoCL leaves a command
+// enqueued after its dependency failed queued for good), or when the call's commands fail (argument "commands").
+void wait_on_host(const std::string& op, const cl::Event& last, const std::vector<cl::Event>* caller_wait);
+
 }  // namespace tilecl::detail

@@ -1,10 +1,10 @@
 #include "program_cache.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
 #include "binary_cache.hpp"
-#include "context_registry.hpp"
 #include "environment.hpp"
 #include "kernel_sources.hpp"
 #include "log.hpp"
@@ -32,23 +32,87 @@ void show_kernel(const KernelSource& source, const std::string& options, const s
             << log << "\n[tilecl] ----" << std::endl;
 }
 
-// A program from a cached binary, or nullptr when there is none or the driver refuses it.
+// One kernel of each that the program defines, sorted by name.
+NamedKernels kernels_of(cl::Program& program) {
+  std::vector<cl::Kernel> kernels;
+  program.createKernels(&kernels);
+  NamedKernels named;
+  for (auto& kernel : kernels) {
+    std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+    while (!name.empty() && name.back() == '\0') name.pop_back();
+    named.emplace_back(std::move(name), std::move(kernel));
+  }
+  std::sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return named;
+}
+
+std::vector<std::string> names_of(const NamedKernels& kernels) {
+  std::vector<std::string> names;
+  for (const auto& kernel : kernels) names.push_back(kernel.first);
+  return names;
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : " ") + name;
+  return "[" + text + "]";
+}
+
+// A program from a cached binary, or nullptr when there is none, the driver refuses it, or it does not define
+// the kernels its file names (another program's binary).
 std::shared_ptr<CompiledProgram> build_from_disk(const cl::Context& context, const cl::Device& device,
                                                  const BinaryKey& key, const std::string& family,
                                                  const std::string& options) {
-  auto binary = load_binary(key);
-  if (!binary) return nullptr;
+  auto loaded = load_binary(key);
+  if (!loaded) return nullptr;
   try {
-    cl::Program::Binaries binaries{*binary};
+    cl::Program::Binaries binaries{loaded->program.binary};
     std::vector<cl_int> status;
     cl::Program program(context, {device}, binaries, &status);
     program.build({device}, options.c_str());
+    NamedKernels kernels = kernels_of(program);
+    if (names_of(kernels) != loaded->program.kernels) {
+      reject_binary(key, loaded->source,
+                    "the program it holds defines the kernels " + listed(names_of(kernels)) + ", not the " +
+                        listed(loaded->program.kernels) + " its header names (another program's binary)");
+      return nullptr;
+    }
     counters().disk_hits++;
     log_verbose("disk cache: hit for " + family + " [" + options + "]");
-    return std::make_shared<CompiledProgram>(program, device, family, options);
+    return std::make_shared<CompiledProgram>(program, device, family, options, kernels);
   } catch (const cl::Error& error) {
-    reject_binary(key, "the driver refused it (" + cl_error_name(error.err()) + ")");
+    reject_binary(key, loaded->source, "the driver refused it (" + cl_error_name(error.err()) + ")");
     return nullptr;
+  }
+}
+
+// Compiles the family's source; throws tilecl::Error or BuildError.
+cl::Program compile(const cl::Context& context, const cl::Device& device, const KernelSource& source,
+                    const std::string& options, const std::string& op) {
+  cl::Program program;
+  try {
+    program = cl::Program(context, source.text);
+  } catch (const cl::Error& error) {
+    throw Error(op, "program '" + source.family + "'", error.err(), "cannot create the program from source");
+  }
+  try {
+    program.build({device}, options.c_str());
+  } catch (const cl::Error& error) {
+    std::string log = build_log(program, device);
+    show_kernel(source, options, log);
+    throw BuildError(op, source.family, error.err(), options, log);
+  }
+  show_kernel(source, options, build_log(program, device));
+  return program;
+}
+
+// Stores the program's binary, with the names of its kernels, in the disk cache.
+void store(const BinaryKey& key, const cl::Program& program, const NamedKernels& kernels) {
+  try {
+    auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (binaries.size() == 1 && !kernels.empty()) store_binary(key, {names_of(kernels), binaries[0]});
+  } catch (const cl::Error& error) {
+    log_verbose("no binary to cache for " + key.fingerprint + ": " + cl_error_name(error.err()));
   }
 }
 
@@ -56,11 +120,14 @@ std::shared_ptr<CompiledProgram> build_from_disk(const cl::Context& context, con
 
 // --- CompiledProgram -------------------------------------------------------------------------------
 
-CompiledProgram::CompiledProgram(cl::Program program, cl::Device device, std::string family, std::string options)
+CompiledProgram::CompiledProgram(cl::Program program, cl::Device device, std::string family, std::string options,
+                                 const NamedKernels& kernels)
     : program_(std::move(program)),
       device_(std::move(device)),
       family_(std::move(family)),
-      options_(std::move(options)) {}
+      options_(std::move(options)) {
+  for (const auto& [name, kernel] : kernels) idle_[name].push_back(kernel);
+}
 
 CompiledProgram::Lease::Lease(std::shared_ptr<CompiledProgram> owner, std::string name, cl::Kernel kernel)
     : owner_(std::move(owner)), name_(std::move(name)), kernel_(std::move(kernel)) {}
@@ -120,33 +187,20 @@ std::shared_ptr<CompiledProgram> build_program(const cl::Context& context, const
     return program;
   }
 
-  cl::Program program;
-  try {
-    program = cl::Program(context, source.text);
-  } catch (const cl::Error& error) {
-    throw Error(op, "program '" + family + "'", error.err(), "cannot create the program from source");
-  }
-  try {
-    program.build({device}, options.c_str());
-  } catch (const cl::Error& error) {
-    std::string log = build_log(program, device);
-    show_kernel(source, options, log);
-    throw BuildError(op, family, error.err(), options, log);
-  }
-  show_kernel(source, options, build_log(program, device));
+  cl::Program program = compile(context, device, source, options, op);
   counters().compiles++;
   const auto elapsed = nanoseconds_since(start);
   counters().compile_nanoseconds += elapsed;
   log_verbose("compiled " + family + " [" + options + "] in " + std::to_string(static_cast<double>(elapsed) * 1e-6) +
               " ms");
-
+  NamedKernels kernels;
   try {
-    auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-    if (binaries.size() == 1) store_binary(key, binaries[0]);
+    kernels = kernels_of(program);
   } catch (const cl::Error& error) {
-    log_verbose("no binary to cache for " + family + ": " + cl_error_name(error.err()));
+    log_verbose("cannot list the kernels of " + family + ": " + cl_error_name(error.err()));
   }
-  return std::make_shared<CompiledProgram>(program, device, family, options);
+  store(key, program, kernels);
+  return std::make_shared<CompiledProgram>(program, device, family, options, kernels);
 }
 
 // --- ProgramCache ----------------------------------------------------------------------------------
@@ -157,63 +211,27 @@ ProgramCache& ProgramCache::instance() {
   return *cache;
 }
 
-ProgramCache::ProgramCache() {
-  ContextRegistry::instance().add_pruner([this](const std::set<cl_context>& kept) { prune(kept); });
-}
-
-void ProgramCache::prune(const std::set<cl_context>& kept) {
-  std::vector<Entry> dropped;  // released after the lock: releasing a program can take a while
-  std::lock_guard<std::mutex> lock(mutex_);
-  dropped = take_entries_not_kept(entries_, kept, [](const auto& key) { return std::get<0>(key); });
-}
-
-std::size_t ProgramCache::size() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return entries_.size();
-}
+std::size_t ProgramCache::size() { return programs_.size(); }
 
 std::shared_ptr<CompiledProgram> ProgramCache::get(const cl::Context& context, const cl::Device& device,
                                                    const std::string& family, const BuildOptions& options,
                                                    const std::string& op) {
-  ContextRegistry::instance().touch(context);  // before taking the lock: it may prune this cache
   const std::string rendered = options.render();
-  const Key key{context(), device(), family, rendered};
-  std::promise<std::shared_ptr<CompiledProgram>> promise;
-  std::shared_future<std::shared_ptr<CompiledProgram>> future;
-  bool builder = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = entries_.find(key);
-    if (found != entries_.end()) {
-      future = found->second.program;
-    } else {
-      future = promise.get_future().share();
-      entries_.emplace(key, Entry{context, future});
-      builder = true;
-    }
-  }
-  if (!builder) {
-    counters().memory_hits++;
-    return future.get();  // waits while another thread builds; rethrows its BuildError
-  }
-  try {
-    promise.set_value(build_program(context, device, family, rendered, op));
-  } catch (...) {
-    promise.set_exception(std::current_exception());
-  }
-  return future.get();
+  bool built = false;
+  auto program = programs_.get(context, Key{device(), family, rendered}, [&] {
+    built = true;
+    return build_program(context, device, family, rendered, op);
+  });
+  if (!built) counters().memory_hits++;
+  return program;
 }
 
 bool ProgramCache::contains(const cl::Context& context, const cl::Device& device, const std::string& family,
                             const BuildOptions& options) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return entries_.count(Key{context(), device(), family, options.render()}) != 0;
+  return programs_.contains(context, Key{device(), family, options.render()});
 }
 
-void ProgramCache::clear() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  entries_.clear();
-}
+void ProgramCache::clear() { programs_.clear(); }
 
 }  // namespace tilecl::detail
 

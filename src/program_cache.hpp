@@ -8,22 +8,27 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "build_options.hpp"
+#include "context_cache.hpp"
 
 namespace tilecl::detail {
 
+// Kernels of a program with their names, e.g. one of each it defines.
+using NamedKernels = std::vector<std::pair<std::string, cl::Kernel>>;
+
 class CompiledProgram : public std::enable_shared_from_this<CompiledProgram> {
  public:
-  CompiledProgram(cl::Program program, cl::Device device, std::string family, std::string options);
+  // `kernels` start the pool of idle kernels.
+  CompiledProgram(cl::Program program, cl::Device device, std::string family, std::string options,
+                  const NamedKernels& kernels = {});
 
   class Lease {
    public:
@@ -81,16 +86,11 @@ class ProgramCache {
   std::size_t size();
 
  private:
-  ProgramCache();
-  void prune(const std::set<cl_context>& kept);
+  ProgramCache() = default;
 
-  using Key = std::tuple<cl_context, cl_device_id, std::string, std::string>;
-  struct Entry {
-    cl::Context context;  // retained, so the key's handle cannot be reused by a new context
-    std::shared_future<std::shared_ptr<CompiledProgram>> program;
-  };
-  std::mutex mutex_;
-  std::map<Key, Entry> entries_;
+  // (device, family, rendered options), within a context.
+  using Key = std::tuple<cl_device_id, std::string, std::string>;
+  ContextCache<Key, std::shared_ptr<CompiledProgram>> programs_;
 };
 
 // Builds without the in-memory cache (disk cache still used): what ProgramCache calls on a miss.

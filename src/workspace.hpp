@@ -23,6 +23,10 @@ class WorkspaceLease {
     cl::Buffer buffer;
     std::size_t bytes = 0;
     cl::Event last_use;  // the last command of the previous user; null when none
+    // User events (clCreateUserEvent) that the commands up to last_use wait for and that had not completed
+    // when the lease was taken. One that fails leaves last_use pending for good where the driver does not
+    // propagate the failure (PoCL), so a slot with one of these still incomplete is not waited for but replaced.
+    std::vector<cl::Event> user_events;
   };
 
   WorkspaceLease(std::shared_ptr<Slot> slot, const std::vector<cl::Event>* caller_wait);
@@ -37,10 +41,14 @@ class WorkspaceLease {
   // Records the last command that touches the workspace; the next user waits for it.
   void release_after(const cl::Event& last_command) { slot_->last_use = last_command; }
 
+  // Whether the previous user's commands may never complete: they wait for a user event still incomplete.
+  bool inherits_user_event() const { return inherits_user_event_; }
+
  private:
   std::shared_ptr<Slot> slot_;
   std::unique_lock<std::mutex> lock_;
   std::vector<cl::Event> wait_;
+  bool inherits_user_event_ = false;
 };
 
 // A workspace of at least `bytes` for `purpose` on the device. Throws tilecl::Error (naming `op`) when the

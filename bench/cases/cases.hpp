@@ -18,6 +18,8 @@ std::vector<FirstCallOp> gemm_first_calls();
 FamilyBenchmark gemm_mma_benchmark();  // half, bfloat16, TF32
 FamilyBenchmark image_benchmark();
 std::vector<FirstCallOp> image_first_calls();
+FamilyBenchmark blas_benchmark();
+std::vector<FirstCallOp> blas_first_calls();
 
 // Device limits, measured in the same run: a large copy and an FMA-bound kernel.
 Limits measure_limits(BenchContext& context);

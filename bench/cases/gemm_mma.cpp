@@ -52,11 +52,12 @@ void bench_row(BenchContext& context, const Shape& shape, const std::string& dty
   row.work = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
   row.unit = Unit::FlopsPerSecond;
   // TF32 runs as float gemm where the tensor cores would not pay (or are absent): the row shows that choice.
-  const bool float_path = dtype == "float" || (dtype == "tf32" && !detail::tf32_on_tensor_cores(
-                                                                        *context.info, Layout::RowMajor, Transpose::No,
-                                                                        Transpose::No, shape.m, shape.n, shape.k));
-  const auto choice =
-      tuning::parameters_for(context.queue, float_path ? "gemm" : "gemm_mma", float_path ? "float" : dtype, shape.text());
+  const bool float_path =
+      dtype == "float" ||
+      (dtype == "tf32" && !detail::tf32_on_tensor_cores(*context.info, Layout::RowMajor, Transpose::No, Transpose::No,
+                                                        shape.m, shape.n, shape.k));
+  const auto choice = tuning::parameters_for(context.queue, float_path ? "gemm" : "gemm_mma",
+                                             float_path ? "float" : dtype, shape.text());
   row.parameters =
       choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ", " + choice.bucket + ")";
   const std::size_t sets = operands.size();
@@ -66,8 +67,8 @@ void bench_row(BenchContext& context, const Shape& shape, const std::string& dty
       cl::Buffer out = c;
       if constexpr (std::is_same_v<T, float>) {
         const MathMode mode = dtype == "float" ? MathMode::Standard : MathMode::TF32;
-        gemm(context.queue, mode, Layout::RowMajor, Transpose::No, Transpose::No, shape.m, shape.n, shape.k, 1.0f, a,
-             0, shape.k, b, 0, shape.n, 0.5f, out, 0, shape.n);
+        gemm(context.queue, mode, Layout::RowMajor, Transpose::No, Transpose::No, shape.m, shape.n, shape.k, 1.0f, a, 0,
+             shape.k, b, 0, shape.n, 0.5f, out, 0, shape.n);
       } else {
         gemm<T>(context.queue, Layout::RowMajor, Transpose::No, Transpose::No, shape.m, shape.n, shape.k, 1.0f, a, 0,
                 shape.k, b, 0, shape.n, 0.5f, out, 0, shape.n);
@@ -104,7 +105,8 @@ FamilyBenchmark gemm_mma_benchmark() {
                                                            {1, 4096, 4096}})
                 bench_shape(context, shape);
             } else {
-              for (const Shape& shape : std::vector<Shape>{{512, 512, 512}, {1000, 1000, 1000}}) bench_shape(context, shape);
+              for (const Shape& shape : std::vector<Shape>{{512, 512, 512}, {1000, 1000, 1000}})
+                bench_shape(context, shape);
             }
           }};
 }

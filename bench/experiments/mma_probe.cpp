@@ -41,8 +41,8 @@ Config sync(std::int64_t tm, std::int64_t tn, std::int64_t tk, std::int64_t wm, 
 
 std::vector<Config> tilings(mma::Format format) {
   const std::int64_t k = format == mma::Format::TF32 ? 16 : 32;
-  return {sync(128, 128, k, 2, 4, 3, 128), sync(128, 128, k, 2, 4, 3, 0), sync(128, 256, k, 2, 4, 2, 0),
-          sync(128, 128, k, 2, 2, 3, 0),   sync(256, 128, k, 4, 2, 2, 0), sync(64, 128, k, 2, 2, 4, 0),
+  return {sync(128, 128, k, 2, 4, 3, 128),  sync(128, 128, k, 2, 4, 3, 0), sync(128, 256, k, 2, 4, 2, 0),
+          sync(128, 128, k, 2, 2, 3, 0),    sync(256, 128, k, 4, 2, 2, 0), sync(64, 128, k, 2, 2, 4, 0),
           sync(128, 128, k / 2, 2, 4, 4, 0)};
 }
 
@@ -99,8 +99,8 @@ void time_configs(cl::CommandQueue& queue, const cl::Context& context, std::size
       verified = subject->verify(queue, config);
       for (int run = 0; run < 6; ++run) {
         std::vector<cl::Event> events;
-        detail::gemm_mma_with<T>(config, queue, Layout::RowMajor, Transpose::No, Transpose::No, n, n, n, 1.0f, a, 0,
-                                 n, b, 0, n, 0.0f, c, 0, n, nullptr, &events);
+        detail::gemm_mma_with<T>(config, queue, Layout::RowMajor, Transpose::No, Transpose::No, n, n, n, 1.0f, a, 0, n,
+                                 b, 0, n, 0.0f, c, 0, n, nullptr, &events);
         queue.finish();
         if (run > 0) times.push_back(kernel_ms(events));
       }
@@ -110,8 +110,8 @@ void time_configs(cl::CommandQueue& queue, const cl::Context& context, std::size
     std::sort(times.begin(), times.end());
     const double ms = times.empty() ? 0 : times[times.size() / 2];
     std::cout << "time " << info.dtype->name << " " << n << "^3 " << config.to_string() << "  "
-              << (ms > 0 ? 2.0 * n * n * n / (ms * 1e-3) * 1e-12 : 0) << " TFLOP/s  " << ms << " ms  verify: "
-              << (verified.empty() ? "ok" : verified.substr(0, 200)) << std::endl;
+              << (ms > 0 ? 2.0 * n * n * n / (ms * 1e-3) * 1e-12 : 0) << " TFLOP/s  " << ms
+              << " ms  verify: " << (verified.empty() ? "ok" : verified.substr(0, 200)) << std::endl;
   }
 }
 

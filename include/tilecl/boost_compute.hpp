@@ -1,26 +1,36 @@
-// Boost.Compute interop: pass boost::compute queues and vectors to tilecl. Header-only; include it only in
-// code that already uses Boost.Compute (tilecl itself does not depend on it).
+// Boost.Compute interop: pass boost::compute queues, vectors, iterators and wait lists to tilecl. Header-only;
+// include it only in code that already uses Boost.Compute (tilecl itself does not depend on it).
 //
 //   boost::compute::vector<float> x(n, context), y(n, context);
-//   tilecl::compute::axpy(queue, 2.0f, x, y);          // y = 2 x + y over the whole vectors
-//   cl::Buffer b = tilecl::compute::buffer(x);          // or use any tilecl op on the underlying buffers
+//   tilecl::compute::axpy(queue, 2.0f, x, y);                                   // whole vectors
+//   tilecl::compute::axpy(queue, 2.0f, x.begin() + 8, x.end(), y.begin() + 8);  // ranges: offsets
+//   tilecl::compute::axpy(queue, 2.0f, x, y, boost::compute::wait_list(upload));  // after an event
 //
-// Every family's main ops have an overload here that works on whole, densely packed vectors (offset 0,
-// leading dimension or pitch equal to the row length): axpy, vector_add, reduce_value, reduce_index,
-// transpose, gemm, rgb_to_gray, box_blur, gaussian_blur. For offsets, pitches or the other ops, pass
-// buffer(vector) to the op in the family's header. Sizes are in elements. A vector too small for the shape
-// raises tilecl::Error (CL_INVALID_BUFFER_SIZE) before anything is enqueued; everything else is checked by
-// the op itself, with the errors its header lists. Thread-safety is the ops': any thread, any queue.
+// Every op of every family has two overloads here, each taking an optional boost::compute::wait_list last:
+// - on iterators: a range [first, last) for the vector ops (axpy, vector_add, reduce, reduce_value,
+//   reduce_index) and a start iterator with a leading dimension or pitch for the matrix and image ops
+//   (transpose, gemm, rgb_to_gray, convolve2d, separable_filter, box_blur, gaussian_blur), exactly as the
+//   family's header takes a buffer, an offset and a pitch (the iterator's index is the offset);
+// - on whole, densely packed vectors (offset 0, leading dimension or pitch equal to the row length), which
+//   also check that each vector is large enough for the shape.
+// Sizes are in elements. A vector too small for the shape, or a range whose ends belong to different
+// buffers, raises tilecl::Error (CL_INVALID_BUFFER_SIZE, CL_INVALID_VALUE) before anything is enqueued;
+// everything else is checked by the op itself, with the errors its header lists. Each returns the op's last
+// event as a boost::compute::event (null when the op enqueued nothing). Thread-safety is the ops': any
+// thread, any queue.
 #pragma once
 
 #include <CL/opencl.hpp>
 #include <algorithm>
 #include <boost/compute/command_queue.hpp>
 #include <boost/compute/container/vector.hpp>
+#include <boost/compute/iterator/buffer_iterator.hpp>
+#include <boost/compute/utility/wait_list.hpp>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tilecl/color.hpp"
@@ -33,6 +43,10 @@
 
 namespace tilecl::compute {
 
+template <typename T>
+using iterator = boost::compute::buffer_iterator<T>;
+using boost::compute::wait_list;
+
 // The same OpenCL objects, retained, as OpenCL-CLHPP types.
 inline cl::CommandQueue queue(const boost::compute::command_queue& queue) {
   return cl::CommandQueue(queue.get(), /*retainObject=*/true);
@@ -41,6 +55,16 @@ template <typename T>
 cl::Buffer buffer(const boost::compute::vector<T>& vector) {
   return cl::Buffer(vector.get_buffer().get(), /*retainObject=*/true);
 }
+template <typename T>
+cl::Buffer buffer(const iterator<T>& position) {
+  return cl::Buffer(position.get_buffer().get(), /*retainObject=*/true);
+}
+// The events of a wait list, retained.
+inline std::vector<cl::Event> events(const wait_list& list) {
+  std::vector<cl::Event> converted;
+  for (const auto& event : list) converted.emplace_back(event.get(), /*retainObject=*/true);
+  return converted;
+}
 
 // A tilecl event as a Boost.Compute event (null when the op enqueued nothing).
 inline boost::compute::event event(const cl::Event& event) {
@@ -48,6 +72,15 @@ inline boost::compute::event event(const cl::Event& event) {
 }
 
 namespace interop_detail {
+
+// Calls op(queue, wait) with the converted queue and wait list (nullptr when empty); returns its event.
+template <typename Op>
+boost::compute::event call(boost::compute::command_queue& queue, const wait_list& list, Op&& op) {
+  cl::CommandQueue q = compute::queue(queue);
+  const std::vector<cl::Event> wait = events(list);
+  return event(op(q, wait.empty() ? nullptr : &wait));
+}
+
 template <typename T>
 void require_same_size(const char* op, const boost::compute::vector<T>& a, const boost::compute::vector<T>& b,
                        const char* name) {
@@ -67,60 +100,157 @@ void require_holds(const char* op, const boost::compute::vector<T>& vector, std:
                 "vector holds " + std::to_string(vector.size()) + " elements, the shape needs " +
                     std::to_string(rows * cols) + " (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
 }
+// The length of [first, last): both ends on one buffer, last not before first.
+template <typename T>
+std::size_t range_length(const char* op, const iterator<T>& first, const iterator<T>& last, const char* name) {
+  if (first.get_buffer().get() != last.get_buffer().get() || last.get_index() < first.get_index())
+    throw Error(op, name, CL_INVALID_VALUE, "the range's ends are on different buffers, or last is before first");
+  return last.get_index() - first.get_index();
+}
+
 }  // namespace interop_detail
 
-// y = alpha x + y over whole vectors.
+// --- Vectors: axpy, vector_add, reduce, reduce_value, reduce_index ---------------------------------------
+
+// y = alpha x + y over [x_first, x_last) and as many elements from y_first.
+template <typename T>
+boost::compute::event axpy(boost::compute::command_queue& queue, T alpha, iterator<T> x_first, iterator<T> x_last,
+                           iterator<T> y_first, const wait_list& events = wait_list()) {
+  const std::size_t n = interop_detail::range_length("axpy", x_first, x_last, "x");
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer y = buffer(y_first);
+    return tilecl::axpy<T>(q, n, alpha, buffer(x_first), x_first.get_index(), y, y_first.get_index(), wait);
+  });
+}
+// y = alpha x + y over whole vectors of one size.
 template <typename T>
 boost::compute::event axpy(boost::compute::command_queue& queue, T alpha, const boost::compute::vector<T>& x,
-                           boost::compute::vector<T>& y) {
+                           boost::compute::vector<T>& y, const wait_list& events = wait_list()) {
   interop_detail::require_same_size("axpy", x, y, "y");
-  cl::CommandQueue q = compute::queue(queue);
-  cl::Buffer y_buffer = compute::buffer(y);
-  return event(tilecl::axpy<T>(q, x.size(), alpha, compute::buffer(x), 0, y_buffer, 0));
+  return compute::axpy<T>(queue, alpha, x.begin(), x.end(), y.begin(), events);
 }
 
-// c = a + b over whole vectors.
+// c = a + b over [a_first, a_last) and as many elements from b_first and c_first.
+template <typename T>
+boost::compute::event vector_add(boost::compute::command_queue& queue, iterator<T> a_first, iterator<T> a_last,
+                                 iterator<T> b_first, iterator<T> c_first, const wait_list& events = wait_list()) {
+  const std::size_t n = interop_detail::range_length("vector_add", a_first, a_last, "a");
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer c = buffer(c_first);
+    return tilecl::vector_add<T>(q, n, buffer(a_first), a_first.get_index(), buffer(b_first), b_first.get_index(), c,
+                                 c_first.get_index(), wait);
+  });
+}
+// c = a + b over whole vectors of one size.
 template <typename T>
 boost::compute::event vector_add(boost::compute::command_queue& queue, const boost::compute::vector<T>& a,
-                                 const boost::compute::vector<T>& b, boost::compute::vector<T>& c) {
+                                 const boost::compute::vector<T>& b, boost::compute::vector<T>& c,
+                                 const wait_list& events = wait_list()) {
   interop_detail::require_same_size("vector_add", a, b, "b");
   interop_detail::require_same_size("vector_add", a, c, "c");
-  cl::CommandQueue q = compute::queue(queue);
-  cl::Buffer c_buffer = compute::buffer(c);
-  return event(tilecl::vector_add<T>(q, a.size(), compute::buffer(a), 0, compute::buffer(b), 0, c_buffer, 0));
+  return compute::vector_add<T>(queue, a.begin(), a.end(), b.begin(), c.begin(), events);
 }
 
+// The reduction of [x_first, x_last) into *result on the device (tilecl::reduce): R is T for Sum, Min and
+// Max, std::int32_t for ArgMin and ArgMax (another R raises CL_INVALID_VALUE).
+template <typename T, typename R>
+boost::compute::event reduce(boost::compute::command_queue& queue, ReduceOp op, iterator<T> x_first, iterator<T> x_last,
+                             iterator<R> result, const wait_list& events = wait_list()) {
+  const bool index = op == ReduceOp::ArgMin || op == ReduceOp::ArgMax;
+  if (index ? !std::is_same_v<R, std::int32_t> : !std::is_same_v<R, T>)
+    throw Error(
+        "reduce", "result", CL_INVALID_VALUE,
+        std::string("the result of ") + to_string(op) + " is " + (index ? "a std::int32_t" : "of the input's type"));
+  const std::size_t n = interop_detail::range_length("reduce", x_first, x_last, "x");
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer out = buffer(result);
+    return tilecl::reduce<T>(q, op, n, buffer(x_first), x_first.get_index(), out, result.get_index(), wait);
+  });
+}
+// The reduction of a whole vector into result[0].
+template <typename T, typename R>
+boost::compute::event reduce(boost::compute::command_queue& queue, ReduceOp op, const boost::compute::vector<T>& x,
+                             boost::compute::vector<R>& result, const wait_list& events = wait_list()) {
+  interop_detail::require_holds("reduce", result, 1, 1, "result");
+  return compute::reduce<T, R>(queue, op, x.begin(), x.end(), result.begin(), events);
+}
+
+// The Sum, Min or Max of [x_first, x_last), returned to the host (waits).
+template <typename T>
+T reduce_value(boost::compute::command_queue& queue, ReduceOp op, iterator<T> x_first, iterator<T> x_last,
+               const wait_list& events = wait_list()) {
+  const std::size_t n = interop_detail::range_length("reduce_value", x_first, x_last, "x");
+  cl::CommandQueue q = compute::queue(queue);
+  const std::vector<cl::Event> wait = compute::events(events);
+  return tilecl::reduce_value<T>(q, op, n, buffer(x_first), x_first.get_index(), wait.empty() ? nullptr : &wait);
+}
 // The Sum, Min or Max of a whole vector, returned to the host (waits).
 template <typename T>
-T reduce_value(boost::compute::command_queue& queue, ReduceOp op, const boost::compute::vector<T>& x) {
-  cl::CommandQueue q = compute::queue(queue);
-  return tilecl::reduce_value<T>(q, op, x.size(), compute::buffer(x), 0);
+T reduce_value(boost::compute::command_queue& queue, ReduceOp op, const boost::compute::vector<T>& x,
+               const wait_list& events = wait_list()) {
+  return compute::reduce_value<T>(queue, op, x.begin(), x.end(), events);
 }
 
-// The index of the first minimum or maximum (ArgMin, ArgMax) of a whole vector (waits).
+// The index (relative to x_first) of the first minimum or maximum (ArgMin, ArgMax) of [x_first, x_last) (waits).
 template <typename T>
-std::size_t reduce_index(boost::compute::command_queue& queue, ReduceOp op, const boost::compute::vector<T>& x) {
+std::size_t reduce_index(boost::compute::command_queue& queue, ReduceOp op, iterator<T> x_first, iterator<T> x_last,
+                         const wait_list& events = wait_list()) {
+  const std::size_t n = interop_detail::range_length("reduce_index", x_first, x_last, "x");
   cl::CommandQueue q = compute::queue(queue);
-  return tilecl::reduce_index<T>(q, op, x.size(), compute::buffer(x), 0);
+  const std::vector<cl::Event> wait = compute::events(events);
+  return tilecl::reduce_index<T>(q, op, n, buffer(x_first), x_first.get_index(), wait.empty() ? nullptr : &wait);
+}
+// The index of the first minimum or maximum of a whole vector (waits).
+template <typename T>
+std::size_t reduce_index(boost::compute::command_queue& queue, ReduceOp op, const boost::compute::vector<T>& x,
+                         const wait_list& events = wait_list()) {
+  return compute::reduce_index<T>(queue, op, x.begin(), x.end(), events);
 }
 
+// --- Matrices: transpose, gemm ---------------------------------------------------------------------------
+
+// out = in^T (tilecl::transpose): in is rows x cols from in_first with leading dimension ld_in, out cols x rows
+// from out_first with ld_out.
+template <typename T>
+boost::compute::event transpose(boost::compute::command_queue& queue, std::size_t rows, std::size_t cols,
+                                iterator<T> in_first, std::size_t ld_in, iterator<T> out_first, std::size_t ld_out,
+                                const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer out = buffer(out_first);
+    return tilecl::transpose<T>(q, rows, cols, buffer(in_first), in_first.get_index(), ld_in, out,
+                                out_first.get_index(), ld_out, wait);
+  });
+}
 // out = in^T for a dense row-major rows x cols matrix held in `in` (out gets cols x rows).
 template <typename T>
 boost::compute::event transpose(boost::compute::command_queue& queue, std::size_t rows, std::size_t cols,
-                                const boost::compute::vector<T>& in, boost::compute::vector<T>& out) {
+                                const boost::compute::vector<T>& in, boost::compute::vector<T>& out,
+                                const wait_list& events = wait_list()) {
   interop_detail::require_holds("transpose", in, rows, cols, "in");
   interop_detail::require_holds("transpose", out, rows, cols, "out");
-  cl::CommandQueue q = compute::queue(queue);
-  cl::Buffer out_buffer = compute::buffer(out);
-  return event(tilecl::transpose<T>(q, rows, cols, compute::buffer(in), 0, cols, out_buffer, 0, rows));
+  return compute::transpose<T>(queue, rows, cols, in.begin(), cols, out.begin(), rows, events);
 }
 
-// C = alpha op(A) op(B) + beta C (tilecl::gemm) for dense matrices: op(A) m x k, op(B) k x n, C m x n, all
-// three stored in `layout` with no padding (A is stored k x m when trans_a is Yes, B n x k when trans_b is).
+// C = alpha op(A) op(B) + beta C (tilecl::gemm) on matrices starting at a_first, b_first and c_first with
+// leading dimensions lda, ldb and ldc.
+template <typename T>
+boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
+                           std::size_t m, std::size_t n, std::size_t k, T alpha, iterator<T> a_first, std::size_t lda,
+                           iterator<T> b_first, std::size_t ldb, T beta, iterator<T> c_first, std::size_t ldc,
+                           const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer c = buffer(c_first);
+    return tilecl::gemm<T>(q, layout, trans_a, trans_b, m, n, k, alpha, buffer(a_first), a_first.get_index(), lda,
+                           buffer(b_first), b_first.get_index(), ldb, beta, c, c_first.get_index(), ldc, wait);
+  });
+}
+// The same for dense matrices: op(A) m x k, op(B) k x n, C m x n, all three stored in `layout` with no padding
+// (A is stored k x m when trans_a is Yes, B n x k when trans_b is).
 template <typename T>
 boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
                            std::size_t m, std::size_t n, std::size_t k, T alpha, const boost::compute::vector<T>& a,
-                           const boost::compute::vector<T>& b, T beta, boost::compute::vector<T>& c) {
+                           const boost::compute::vector<T>& b, T beta, boost::compute::vector<T>& c,
+                           const wait_list& events = wait_list()) {
   const bool row_major = layout == Layout::RowMajor;
   // The stored matrices' rows and columns; the leading dimension is the length of a stored row (RowMajor)
   // or column (ColMajor), at least 1 so that empty operands stay legal.
@@ -132,55 +262,147 @@ boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, 
   interop_detail::require_holds("gemm", a, m, k, "a");
   interop_detail::require_holds("gemm", b, k, n, "b");
   interop_detail::require_holds("gemm", c, m, n, "c");
-  cl::CommandQueue q = compute::queue(queue);
-  cl::Buffer c_buffer = compute::buffer(c);
-  return event(tilecl::gemm<T>(q, layout, trans_a, trans_b, m, n, k, alpha, compute::buffer(a), 0,
-                               leading(a_rows, a_cols), compute::buffer(b), 0, leading(b_rows, b_cols), beta, c_buffer,
-                               0, leading(m, n)));
+  return compute::gemm<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), leading(a_rows, a_cols),
+                          b.begin(), leading(b_rows, b_cols), beta, c.begin(), leading(m, n), events);
 }
 
-// Gray image (width x height) from an interleaved RGB image (3 * width x height elements); T: std::uint8_t or
-// float (tilecl::rgb_to_gray).
+// --- Images: rgb_to_gray, convolve2d, separable_filter, box_blur, gaussian_blur --------------------------
+
+// Gray image (tilecl::rgb_to_gray) of an interleaved RGB image: rows of 3 * width elements from src_first,
+// src_pitch apart; width elements a row from dst_first, dst_pitch apart. T: std::uint8_t or float.
+template <typename T>
+boost::compute::event rgb_to_gray(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
+                                  iterator<T> src_first, std::size_t src_pitch, iterator<T> dst_first,
+                                  std::size_t dst_pitch, const GrayWeights& weights = GrayWeights(),
+                                  const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer dst = buffer(dst_first);
+    return tilecl::rgb_to_gray<T>(q, width, height, buffer(src_first), src_first.get_index(), src_pitch, dst,
+                                  dst_first.get_index(), dst_pitch, weights, wait);
+  });
+}
+// The same for a dense image: `rgb` holds 3 * width x height elements, `gray` width x height.
 template <typename T>
 boost::compute::event rgb_to_gray(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
                                   const boost::compute::vector<T>& rgb, boost::compute::vector<T>& gray,
-                                  const GrayWeights& weights = GrayWeights()) {
+                                  const GrayWeights& weights = GrayWeights(), const wait_list& events = wait_list()) {
   interop_detail::require_holds("rgb_to_gray", rgb, height, 3 * width, "src");
   interop_detail::require_holds("rgb_to_gray", gray, height, width, "dst");
-  cl::CommandQueue q = compute::queue(queue);
-  cl::Buffer gray_buffer = compute::buffer(gray);
-  return event(
-      tilecl::rgb_to_gray<T>(q, width, height, compute::buffer(rgb), 0, 3 * width, gray_buffer, 0, width, weights));
+  return compute::rgb_to_gray<T>(queue, width, height, rgb.begin(), 3 * width, gray.begin(), width, weights, events);
 }
 
-// Box blur (tilecl::box_blur) of a dense width x height image of `channels` interleaved channels.
+// dst = src correlated with the filter_width x filter_height float taps from filter_first
+// (tilecl::convolve2d); images of `channels` interleaved channels, rows src_pitch / dst_pitch apart.
+template <typename T>
+boost::compute::event convolve2d(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
+                                 std::size_t channels, iterator<T> src_first, std::size_t src_pitch,
+                                 iterator<T> dst_first, std::size_t dst_pitch, iterator<float> filter_first,
+                                 std::size_t filter_width, std::size_t filter_height, Border border,
+                                 const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer dst = buffer(dst_first);
+    return tilecl::convolve2d<T>(q, width, height, channels, buffer(src_first), src_first.get_index(), src_pitch, dst,
+                                 dst_first.get_index(), dst_pitch, buffer(filter_first), filter_first.get_index(),
+                                 filter_width, filter_height, border, wait);
+  });
+}
+// The same for dense images; `filter` holds at least filter_width x filter_height taps.
+template <typename T>
+boost::compute::event convolve2d(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
+                                 std::size_t channels, const boost::compute::vector<T>& src,
+                                 boost::compute::vector<T>& dst, const boost::compute::vector<float>& filter,
+                                 std::size_t filter_width, std::size_t filter_height, Border border,
+                                 const wait_list& events = wait_list()) {
+  const std::size_t row = width * channels;
+  interop_detail::require_holds("convolve2d", src, height, row, "src");
+  interop_detail::require_holds("convolve2d", dst, height, row, "dst");
+  interop_detail::require_holds("convolve2d", filter, filter_height, filter_width, "filter");
+  return compute::convolve2d<T>(queue, width, height, channels, src.begin(), row, dst.begin(), row, filter.begin(),
+                                filter_width, filter_height, border, events);
+}
+
+// dst = src correlated with column(j) * row(i) (tilecl::separable_filter): row_length taps from row_first
+// along x, column_length taps from column_first along y.
+template <typename T>
+boost::compute::event separable_filter(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
+                                       std::size_t channels, iterator<T> src_first, std::size_t src_pitch,
+                                       iterator<T> dst_first, std::size_t dst_pitch, iterator<float> row_first,
+                                       std::size_t row_length, iterator<float> column_first, std::size_t column_length,
+                                       Border border, const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer dst = buffer(dst_first);
+    return tilecl::separable_filter<T>(q, width, height, channels, buffer(src_first), src_first.get_index(), src_pitch,
+                                       dst, dst_first.get_index(), dst_pitch, buffer(row_first), row_first.get_index(),
+                                       row_length, buffer(column_first), column_first.get_index(), column_length,
+                                       border, wait);
+  });
+}
+// The same for dense images, with every tap of row_filter (along x) and column_filter (along y).
+template <typename T>
+boost::compute::event separable_filter(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
+                                       std::size_t channels, const boost::compute::vector<T>& src,
+                                       boost::compute::vector<T>& dst, const boost::compute::vector<float>& row_filter,
+                                       const boost::compute::vector<float>& column_filter, Border border,
+                                       const wait_list& events = wait_list()) {
+  const std::size_t row = width * channels;
+  interop_detail::require_holds("separable_filter", src, height, row, "src");
+  interop_detail::require_holds("separable_filter", dst, height, row, "dst");
+  return compute::separable_filter<T>(queue, width, height, channels, src.begin(), row, dst.begin(), row,
+                                      row_filter.begin(), row_filter.size(), column_filter.begin(),
+                                      column_filter.size(), border, events);
+}
+
+// Box blur (tilecl::box_blur) of an image of `channels` interleaved channels, rows src_pitch / dst_pitch apart.
+template <typename T>
+boost::compute::event box_blur(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
+                               std::size_t channels, iterator<T> src_first, std::size_t src_pitch,
+                               iterator<T> dst_first, std::size_t dst_pitch, std::size_t radius_x, std::size_t radius_y,
+                               Border border, const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer dst = buffer(dst_first);
+    return tilecl::box_blur<T>(q, width, height, channels, buffer(src_first), src_first.get_index(), src_pitch, dst,
+                               dst_first.get_index(), dst_pitch, radius_x, radius_y, border, wait);
+  });
+}
+// The same for dense images.
 template <typename T>
 boost::compute::event box_blur(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
                                std::size_t channels, const boost::compute::vector<T>& src,
                                boost::compute::vector<T>& dst, std::size_t radius_x, std::size_t radius_y,
-                               Border border) {
+                               Border border, const wait_list& events = wait_list()) {
   const std::size_t row = width * channels;
   interop_detail::require_holds("box_blur", src, height, row, "src");
   interop_detail::require_holds("box_blur", dst, height, row, "dst");
-  cl::CommandQueue q = compute::queue(queue);
-  cl::Buffer dst_buffer = compute::buffer(dst);
-  return event(tilecl::box_blur<T>(q, width, height, channels, compute::buffer(src), 0, row, dst_buffer, 0, row,
-                                   radius_x, radius_y, border));
+  return compute::box_blur<T>(queue, width, height, channels, src.begin(), row, dst.begin(), row, radius_x, radius_y,
+                              border, events);
 }
 
-// Gaussian blur (tilecl::gaussian_blur) of a dense width x height image of `channels` interleaved channels.
+// Gaussian blur (tilecl::gaussian_blur) of an image of `channels` interleaved channels, rows src_pitch /
+// dst_pitch apart.
+template <typename T>
+boost::compute::event gaussian_blur(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
+                                    std::size_t channels, iterator<T> src_first, std::size_t src_pitch,
+                                    iterator<T> dst_first, std::size_t dst_pitch, double sigma, Border border,
+                                    std::optional<std::size_t> radius = std::nullopt,
+                                    const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer dst = buffer(dst_first);
+    return tilecl::gaussian_blur<T>(q, width, height, channels, buffer(src_first), src_first.get_index(), src_pitch,
+                                    dst, dst_first.get_index(), dst_pitch, sigma, border, radius, wait);
+  });
+}
+// The same for dense images.
 template <typename T>
 boost::compute::event gaussian_blur(boost::compute::command_queue& queue, std::size_t width, std::size_t height,
                                     std::size_t channels, const boost::compute::vector<T>& src,
                                     boost::compute::vector<T>& dst, double sigma, Border border,
-                                    std::optional<std::size_t> radius = std::nullopt) {
+                                    std::optional<std::size_t> radius = std::nullopt,
+                                    const wait_list& events = wait_list()) {
   const std::size_t row = width * channels;
   interop_detail::require_holds("gaussian_blur", src, height, row, "src");
   interop_detail::require_holds("gaussian_blur", dst, height, row, "dst");
-  cl::CommandQueue q = compute::queue(queue);
-  cl::Buffer dst_buffer = compute::buffer(dst);
-  return event(tilecl::gaussian_blur<T>(q, width, height, channels, compute::buffer(src), 0, row, dst_buffer, 0, row,
-                                        sigma, border, radius));
+  return compute::gaussian_blur<T>(queue, width, height, channels, src.begin(), row, dst.begin(), row, sigma, border,
+                                   radius, events);
 }
 
 }  // namespace tilecl::compute

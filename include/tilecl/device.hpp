@@ -62,9 +62,17 @@ const DeviceInfo& device_info(const cl::Device& device);
 cl::Device queue_device(const cl::CommandQueue& queue);
 
 // Picks a device. `platform` and `device` are each an index or a case-insensitive substring of the name;
-// an empty one falls back to TILECL_PLATFORM / TILECL_DEVICE, then to the first. Throws tilecl::Error
-// (CL_DEVICE_NOT_FOUND) naming what is available when nothing matches.
+// an empty one falls back to TILECL_PLATFORM / TILECL_DEVICE, then to the first. A device selector "gpu",
+// "cpu" or "accelerator" (any case) picks the first device of that type, searching every platform in order
+// (or the platforms the platform selector matches), as select_device(type) does. Throws tilecl::Error
+// (CL_DEVICE_NOT_FOUND) naming what is available when nothing matches, and CL_PLATFORM_NOT_FOUND_KHR (-1001)
+// when the OpenCL loader finds no platform at all.
 cl::Device select_device(const std::string& platform = "", const std::string& device = "");
+
+// The first device of `type` (CL_DEVICE_TYPE_GPU, _CPU or _ACCELERATOR; another value raises
+// CL_INVALID_DEVICE_TYPE) on any platform, in platform order, or on the platforms `platform` matches (index or
+// name substring; empty: TILECL_PLATFORM, else all). Errors as for select_device() above.
+cl::Device select_device(cl_device_type type, const std::string& platform = "");
 
 // "P:D" (as given to --device) split into the two selectors of select_device(); either may be empty
 // ("NVIDIA" alone is a platform selector, ":1" a device selector).

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "tilecl/element_types.hpp"
+
 namespace tilecl {
 
 // c[c_offset + i] = a[a_offset + i] + b[b_offset + i] for i in [0, n). T: float or double.
@@ -13,15 +15,16 @@ namespace tilecl {
 // must hold its n elements past its offset (CL_INVALID_BUFFER_SIZE). Launches of more than 2^30 elements are
 // split; the event is the last one's.
 template <typename T>
-cl::Event vector_add(cl::CommandQueue& queue, std::size_t n, const cl::Buffer& a, std::size_t a_offset,
-                     const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c, std::size_t c_offset,
-                     const std::vector<cl::Event>* wait = nullptr);
+detail::FloatingEvent<T> vector_add(cl::CommandQueue& queue, std::size_t n, const cl::Buffer& a, std::size_t a_offset,
+                                    const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c, std::size_t c_offset,
+                                    const std::vector<cl::Event>* wait = nullptr);
 
 // y[y_offset + i] = alpha * x[x_offset + i] + y[y_offset + i] for i in [0, n). T: float or double.
 // y is in/out by design; x may be y exactly (same bytes), any other overlap is an error (CL_MEM_COPY_OVERLAP).
 // n == 0 enqueues nothing, checks no buffer and returns a null event. Buffer sizes are checked as for vector_add.
 template <typename T>
-cl::Event axpy(cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x, std::size_t x_offset,
-               cl::Buffer& y, std::size_t y_offset, const std::vector<cl::Event>* wait = nullptr);
+detail::FloatingEvent<T> axpy(cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x,
+                              std::size_t x_offset, cl::Buffer& y, std::size_t y_offset,
+                              const std::vector<cl::Event>* wait = nullptr);
 
 }  // namespace tilecl

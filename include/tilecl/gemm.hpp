@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tilecl/element_types.hpp"
 #include "tilecl/types.hpp"
 
 namespace tilecl {
@@ -31,10 +32,11 @@ namespace tilecl {
 // grown). Parameters come from the tuning database, first-use tuning or device-derived defaults
 // (docs/TUNING.md); the shape buckets are listed in src/ops/gemm.cpp.
 template <typename T>
-cl::Event gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
-               std::size_t n, std::size_t k, T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-               const cl::Buffer& b, std::size_t b_offset, std::size_t ldb, T beta, cl::Buffer& c, std::size_t c_offset,
-               std::size_t ldc, const std::vector<cl::Event>* wait = nullptr);
+detail::GemmEvent<T> gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
+                          std::size_t n, std::size_t k, T alpha, const cl::Buffer& a, std::size_t a_offset,
+                          std::size_t lda, const cl::Buffer& b, std::size_t b_offset, std::size_t ldb, T beta,
+                          cl::Buffer& c, std::size_t c_offset, std::size_t ldc,
+                          const std::vector<cl::Event>* wait = nullptr);
 
 // ---- 16-bit floats and TF32 ---------------------------------------------------------------------------------
 //
@@ -51,11 +53,11 @@ cl::Event gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transp
 //     |c_ij - exact| <= u |exact| + (1 + u) 2 (k + 4) 2^-24 magnitude + (2^-25 for half),
 // u = 2^-11 for half, 2^-8 for bfloat16 (the rounding to 16 bits; the rest is float accumulation).
 template <typename T>
-std::enable_if_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, cl::Event> gemm(
-    cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m, std::size_t n,
-    std::size_t k, float alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& b,
-    std::size_t b_offset, std::size_t ldb, float beta, cl::Buffer& c, std::size_t c_offset, std::size_t ldc,
-    const std::vector<cl::Event>* wait = nullptr);
+detail::Gemm16Event<T> gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
+                            std::size_t n, std::size_t k, float alpha, const cl::Buffer& a, std::size_t a_offset,
+                            std::size_t lda, const cl::Buffer& b, std::size_t b_offset, std::size_t ldb, float beta,
+                            cl::Buffer& c, std::size_t c_offset, std::size_t ldc,
+                            const std::vector<cl::Event>* wait = nullptr);
 
 // How float gemm may compute. Standard: every multiply-add in IEEE single precision, as gemm<float>. TF32: A and B
 // may be rounded to TF32 (8-bit exponent, 10-bit mantissa: to nearest, ties away from zero) before the products,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tilecl/element_types.hpp"
 #include "tilecl/types.hpp"
 
 namespace tilecl {
@@ -29,20 +30,21 @@ namespace tilecl {
 // are read (CL_MEM_COPY_OVERLAP). With n = 0, x is not checked (it may be null). Returns the event of the last
 // command enqueued.
 template <typename T>
-cl::Event reduce(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
-                 cl::Buffer& result, std::size_t result_offset, const std::vector<cl::Event>* wait = nullptr);
+detail::ReduceEvent<T> reduce(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x,
+                              std::size_t x_offset, cl::Buffer& result, std::size_t result_offset,
+                              const std::vector<cl::Event>* wait = nullptr);
 
 // The value of a Sum, Min or Max, returned to the host: enqueues reduce() into a small buffer and reads it
 // back, blocking the calling thread until it is known. n = 0 gives 0 for Sum; errors as for reduce().
 // ArgMin and ArgMax raise tilecl::Error here: use reduce_index().
 template <typename T>
-T reduce_value(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
-               const std::vector<cl::Event>* wait = nullptr);
+detail::ReduceValue<T> reduce_value(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x,
+                                    std::size_t x_offset, const std::vector<cl::Event>* wait = nullptr);
 
 // The index (relative to x_offset) of an ArgMin or ArgMax, returned to the host (blocks until it is known).
 // Sum, Min and Max raise tilecl::Error here: use reduce_value().
 template <typename T>
-std::size_t reduce_index(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
-                         const std::vector<cl::Event>* wait = nullptr);
+detail::ReduceIndex<T> reduce_index(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x,
+                                    std::size_t x_offset, const std::vector<cl::Event>* wait = nullptr);
 
 }  // namespace tilecl

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "tilecl/element_types.hpp"
+
 namespace tilecl {
 
 // out = in^T for row-major matrices: in is rows x cols with leading dimension ld_in (>= cols), out is
@@ -17,8 +19,8 @@ namespace tilecl {
 // cols elements from in_offset, (cols - 1) * ld_out + rows from out_offset): an overlap raises tilecl::Error
 // with CL_MEM_COPY_OVERLAP (so no transpose in place). Returns the event of the last command enqueued.
 template <typename T>
-cl::Event transpose(cl::CommandQueue& queue, std::size_t rows, std::size_t cols, const cl::Buffer& in,
-                    std::size_t in_offset, std::size_t ld_in, cl::Buffer& out, std::size_t out_offset,
-                    std::size_t ld_out, const std::vector<cl::Event>* wait = nullptr);
+detail::TransposeEvent<T> transpose(cl::CommandQueue& queue, std::size_t rows, std::size_t cols, const cl::Buffer& in,
+                                    std::size_t in_offset, std::size_t ld_in, cl::Buffer& out, std::size_t out_offset,
+                                    std::size_t ld_out, const std::vector<cl::Event>* wait = nullptr);
 
 }  // namespace tilecl

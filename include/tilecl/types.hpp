@@ -32,12 +32,16 @@ constexpr const char* to_string(ReduceOp op) {
   return "?";
 }
 
-// How a neighbourhood filter reads outside the image:
-//   Zero   - zeros;                       Clamp - replicate the edge (a a | a b c d | d d);
-//   Mirror - reflect without repeating the edge (d c b | a b c d | c b a);  Wrap - periodic.
-enum class Border { Zero, Clamp, Mirror, Wrap };
+// How a neighbourhood filter reads outside the image (OpenCV's and OpenCL's names in README's border table):
+//   Zero     - zeros (OpenCV BORDER_CONSTANT with 0);
+//   Clamp    - replicate the edge: a a | a b c d | d d (BORDER_REPLICATE, CLK_ADDRESS_CLAMP_TO_EDGE);
+//   Mirror   - reflect without repeating the edge: d c b | a b c d | c b a (BORDER_REFLECT_101, the default);
+//   Wrap     - periodic: c d | a b c d | a b (BORDER_WRAP, CLK_ADDRESS_REPEAT);
+//   Reflect  - reflect repeating the edge: b a | a b c d | d c (BORDER_REFLECT, CLK_ADDRESS_MIRRORED_REPEAT);
+//   Constant - a constant value, given with the border (FilterOptions::border_value; BORDER_CONSTANT).
+enum class Border { Zero, Clamp, Mirror, Wrap, Reflect, Constant };
 
-// "zero", "clamp", "mirror", "wrap" (as in tilecl tune --shape).
+// "zero", "clamp", "mirror", "wrap", "reflect", "constant" (as in tilecl tune --shape).
 constexpr const char* to_string(Border border) {
   switch (border) {
     case Border::Zero:
@@ -48,9 +52,20 @@ constexpr const char* to_string(Border border) {
       return "mirror";
     case Border::Wrap:
       return "wrap";
+    case Border::Reflect:
+      return "reflect";
+    case Border::Constant:
+      return "constant";
   }
   return "?";
 }
+
+// How the image ops compute on 8-bit images (float images always compute in float, and ignore it):
+//   Float  - sums in float, rounded once to nearest (ties to even) and saturated to 0..255 (the default);
+//   OpenCV - OpenCV 4.6's own arithmetic, bit for bit: cvtColor's 15-bit fixed-point weights, GaussianBlur's
+//            8-bit fixed-point taps, blur's integer sums and divisions, filter2D's fused float sums. For users
+//            who migrate from OpenCV and compare pixel for pixel; each op's comment says what it covers.
+enum class Arithmetic { Float, OpenCV };
 
 // ---- 16-bit floating-point storage types ---------------------------------------------------------------
 //
@@ -82,10 +97,10 @@ inline float bits_float(std::uint32_t bits) {
 // scaled (exactly) and rounded as an integer.
 inline std::uint16_t float_to_half_bits(float value) {
   const std::uint32_t bits = float_bits(value), sign = (bits >> 16) & 0x8000u, magnitude = bits & 0x7fffffffu;
-  if (magnitude > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u);  // NaN
+  if (magnitude > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u);   // NaN
   if (magnitude >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // 65520 and above: infinity
-  if (magnitude < 0x38800000u) {                                                     // below 2^-14: subnormal or zero
-    const float scaled = bits_float(magnitude) * 16777216.0f;                        // * 2^24, exact
+  if (magnitude < 0x38800000u) {                                                    // below 2^-14: subnormal or zero
+    const float scaled = bits_float(magnitude) * 16777216.0f;                       // * 2^24, exact
     auto whole = static_cast<std::uint32_t>(scaled);
     const float rest = scaled - static_cast<float>(whole);
     if (rest > 0.5f || (rest == 0.5f && (whole & 1u) != 0)) ++whole;

@@ -27,7 +27,7 @@ BorderLike = Union[Border, str]
 
 #: Channel counts the filters take. The C++ library decides (src/ops/convolve.cpp); when it learns more (2, 4),
 #: add them here: nothing else in the Python package depends on the count.
-IMAGE_CHANNELS: Tuple[int, ...] = (1, 3)
+IMAGE_CHANNELS: Tuple[int, ...] = (1, 3, 4)
 #: Element types of the image ops.
 IMAGE_TYPES: Tuple[str, ...] = ("uint8", "float32")
 

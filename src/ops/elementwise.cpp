@@ -318,16 +318,17 @@ template cl::Event axpy_with<double>(const Config&, cl::CommandQueue&, std::size
 }  // namespace detail
 
 template <typename T>
-cl::Event vector_add(cl::CommandQueue& queue, std::size_t n, const cl::Buffer& a, std::size_t a_offset,
-                     const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c, std::size_t c_offset,
-                     const std::vector<cl::Event>* wait) {
+detail::FloatingEvent<T> vector_add(cl::CommandQueue& queue, std::size_t n, const cl::Buffer& a, std::size_t a_offset,
+                                    const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c, std::size_t c_offset,
+                                    const std::vector<cl::Event>* wait) {
   return detail::run_elementwise<T>(detail::Kind::Add, nullptr, queue, n, T(0),
                                     detail::Operands{&a, a_offset, &b, b_offset, &c, c_offset}, wait);
 }
 
 template <typename T>
-cl::Event axpy(cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x, std::size_t x_offset,
-               cl::Buffer& y, std::size_t y_offset, const std::vector<cl::Event>* wait) {
+detail::FloatingEvent<T> axpy(cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x,
+                              std::size_t x_offset, cl::Buffer& y, std::size_t y_offset,
+                              const std::vector<cl::Event>* wait) {
   return detail::run_elementwise<T>(detail::Kind::Axpy, nullptr, queue, n, alpha,
                                     detail::Operands{&x, x_offset, nullptr, 0, &y, y_offset}, wait);
 }

@@ -421,7 +421,10 @@ Out run_reduce_to_host(const std::string& name, bool wants_index, cl::CommandQue
   if (n == 0) return Out(0);
   const Config config = choose_config<T>(name, nullptr, target, op, n);
   Out out{};
-  launch<T>(name, target, queue, op, config, n, x, x_offset, Destination{nullptr, 0, &out}, wait).back().wait();
+  // Never blocks on a caller's event that fails meanwhile (launch.hpp: wait_on_host).
+  wait_on_host(name,
+               launch<T>(name, target, queue, op, config, n, x, x_offset, Destination{nullptr, 0, &out}, wait).back(),
+               wait);
   return out;
 }
 
@@ -555,20 +558,21 @@ TILECL_INSTANTIATE_REDUCE_WITH(std::int32_t)
 }  // namespace detail
 
 template <typename T>
-cl::Event reduce(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
-                 cl::Buffer& result, std::size_t result_offset, const std::vector<cl::Event>* wait) {
+detail::ReduceEvent<T> reduce(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x,
+                              std::size_t x_offset, cl::Buffer& result, std::size_t result_offset,
+                              const std::vector<cl::Event>* wait) {
   return detail::run_reduce<T>(nullptr, queue, op, n, x, x_offset, result, result_offset, wait);
 }
 
 template <typename T>
-T reduce_value(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
-               const std::vector<cl::Event>* wait) {
+detail::ReduceValue<T> reduce_value(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x,
+                                    std::size_t x_offset, const std::vector<cl::Event>* wait) {
   return detail::run_reduce_to_host<T, T>("reduce_value", false, queue, op, n, x, x_offset, wait);
 }
 
 template <typename T>
-std::size_t reduce_index(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x, std::size_t x_offset,
-                         const std::vector<cl::Event>* wait) {
+detail::ReduceIndex<T> reduce_index(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x,
+                                    std::size_t x_offset, const std::vector<cl::Event>* wait) {
   return static_cast<std::size_t>(
       detail::run_reduce_to_host<T, std::int32_t>("reduce_index", true, queue, op, n, x, x_offset, wait));
 }

@@ -64,7 +64,7 @@ VariantDescriptor<FreeLaunch> block_variant() {
   return {"block",
           "transpose_block",
           {F{"VEC", &FreeLaunch::vec, ParameterKind::Build, {4, 8, 16, 2}, 2, 16},
-           F{"USE_SHUFFLE", &FreeLaunch::shuffle, ParameterKind::Build, {1, 0}, 0, 1},
+           F{"USE_SHUFFLE", &FreeLaunch::shuffle, ParameterKind::Build, {1, 0}, 0, 2},
            F{"WG_X", &FreeLaunch::wg_x, ParameterKind::Launch, {1, 4, 8, 16, 32, 0}, 0, 1024},
            F{"WG_Y", &FreeLaunch::wg_y, ParameterKind::Launch, {32, 16, 8, 4, 1, 0}, 0, 1024}},
           {constraints::one_of("VEC", {2, 4, 8, 16}), constraints::work_group_fits("WG_X", "WG_Y", true)}};
@@ -113,23 +113,59 @@ VariantDescriptor<TileParams> shifted_variant(std::size_t element_size) {
   return v;
 }
 
+// Bytes through 4 x 4 blocks in registers (kernels/transpose.cl, transpose_bytes): VEC is 4 by construction.
+VariantDescriptor<TileParams> bytes_variant() {
+  using F = VariantDescriptor<TileParams>::Field;
+  using P = TileParams;
+  return {"bytes",
+          "transpose_bytes",
+          {F{"TILE", &P::tile, ParameterKind::Build, {64, 128, 32}, 4, 256},
+           F{"WG_Y", &P::wg_y, ParameterKind::Build, {8, 16, 4}, 1, 64},
+           F{"PAD", &P::pad, ParameterKind::Build, {1, 2}, 1, 8},
+           F{"SECTOR", &P::sector, ParameterKind::Build, {32, 64}, 4, 128}},
+          {constraints::one_of("SECTOR", {4, 8, 16, 32, 64, 128}), constraints::multiple_of("TILE", {"SECTOR"}),
+           constraints::multiple_of("TILE", {"WG_Y"}),
+           constraints::derived("(TILE / 4) x WG_Y fits the device's work-group limits",
+                                [](const Values& v, const DeviceInfo& d) {
+                                  const auto x = static_cast<std::uint64_t>(at(v, "TILE") / 4);
+                                  const auto y = static_cast<std::uint64_t>(at(v, "WG_Y"));
+                                  return x <= d.max_work_item_sizes[0] && y <= d.max_work_item_sizes[1] &&
+                                         x * y <= d.max_work_group_size;
+                                }),
+           constraints::local_memory_fits("TILE * ((TILE + SECTOR) / 4 + PAD) words", [](const Values& v) {
+             const auto tile = static_cast<std::uint64_t>(at(v, "TILE"));
+             const auto words =
+                 (tile + static_cast<std::uint64_t>(at(v, "SECTOR"))) / 4 + static_cast<std::uint64_t>(at(v, "PAD"));
+             return tile * words * 4;
+           })}};
+}
+
 // The variants for an element size, built once.
 struct Variants {
   VariantDescriptor<FreeLaunch> naive, block;
-  VariantDescriptor<TileParams> tiled, padded, shifted;
+  VariantDescriptor<TileParams> tiled, padded, shifted, bytes;
   SearchSpace space;
 
   const VariantDescriptor<TileParams>* tile_descriptor(const std::string& name) const {
     if (name == "tiled") return &tiled;
     if (name == "padded") return &padded;
+    if (name == "bytes") return &bytes;
     return name == "shifted" ? &shifted : nullptr;
   }
 };
 const Variants& variants_for(std::size_t element_size) {
   auto make = [](std::size_t size) {
-    Variants v{naive_variant(),          block_variant(),       tile_variant(false, size),
-               tile_variant(true, size), shifted_variant(size), {}};
-    v.space = SearchSpace({v.shifted.space(), v.padded.space(), v.tiled.space(), v.block.space(), v.naive.space()});
+    Variants v{naive_variant(),
+               block_variant(),
+               tile_variant(false, size),
+               tile_variant(true, size),
+               shifted_variant(size),
+               bytes_variant(),
+               {}};
+    std::vector<VariantSpace> spaces{v.shifted.space(), v.padded.space(), v.tiled.space(), v.block.space(),
+                                     v.naive.space()};
+    if (size == 1) spaces.insert(spaces.begin(), v.bytes.space());
+    v.space = SearchSpace(spaces);
     return v;
   };
   static const Variants bytes = make(1), words = make(4), doubles = make(8);
@@ -165,6 +201,7 @@ LaunchPlan plan_for(const DTypeInfo& dtype, const Config& config) {
     TileParams p = descriptor.decode(config);
     descriptor.render(p, plan.options);
     if (config.variant == "tiled") plan.options.define("PAD", std::int64_t{0});
+    if (config.variant == "bytes") p.vec = 4;  // a word of 4 bytes per work-item along the tile's row
     plan.kernel = descriptor.kernel;
     plan.vec = static_cast<std::uint64_t>(p.vec);
     plan.tile = static_cast<std::uint64_t>(p.tile);
@@ -323,7 +360,10 @@ class TransposeSubject : public TuningSubject {
   // shape (a transpose program compiles in tens of milliseconds).
   std::vector<Config> first_use_candidates(const DeviceInfo& device) const override {
     Config other = default_config(device);
-    if (other.variant == "shifted") {
+    if (other.variant == "bytes") {
+      const std::int64_t tile = other.values.at("TILE");
+      other = {"padded", {{"TILE", tile}, {"VEC", 4}, {"WG_Y", 8}, {"PAD", 4}}};
+    } else if (other.variant == "shifted") {
       other.variant = "padded";
       other.values.erase("SECTOR");
     } else if (other.variant == "padded" && sizeof(T) > 1) {
@@ -351,7 +391,7 @@ class TransposeSubject : public TuningSubject {
 
   std::string verify(cl::CommandQueue& queue, const Config& config) override {
     for (auto& check : checks_) {
-      const std::string why = check.run(queue, config);
+      std::string why = check.run(queue, config);
       if (!why.empty()) return why;
     }
     return {};
@@ -420,7 +460,8 @@ SearchSpace transpose_search_space(const DTypeInfo& dtype, const DeviceInfo& /*d
 FamilyMacros transpose_macros() {
   const Variants& v = variants_for(4);
   return {kFamily,
-          {macros_of(v.naive), macros_of(v.block), macros_of(v.tiled), macros_of(v.padded), macros_of(v.shifted)},
+          {macros_of(v.naive), macros_of(v.block), macros_of(v.tiled), macros_of(v.padded), macros_of(v.shifted),
+           macros_of(variants_for(1).bytes)},
           {"DTYPE", "PAD"}};
 }
 
@@ -447,6 +488,10 @@ Config transpose_default_config(const DTypeInfo& dtype, const DeviceInfo& device
   if (!device.is_cpu() && device.local_memory_is_dedicated && tile_fits && size > 1 && tile % sector == 0 &&
       static_cast<std::uint64_t>((tile + sector) * (tile + pad) * size) <= device.local_memory_bytes)
     return {"shifted", {{"TILE", tile}, {"VEC", tile_vec}, {"WG_Y", tile_rows}, {"PAD", pad}, {"SECTOR", sector}}};
+  // Bytes take the 4 x 4 block kernel (whole output sectors, words through local memory), where it fits.
+  if (!device.is_cpu() && device.local_memory_is_dedicated && size == 1 && tile_fits &&
+      static_cast<std::uint64_t>(tile / 4 * 8) <= device.max_work_group_size)
+    return {"bytes", {{"TILE", tile}, {"WG_Y", 8}, {"PAD", 1}, {"SECTOR", 32}}};
   if (!device.is_cpu() && device.local_memory_is_dedicated && tile_fits)
     return {"padded", {{"TILE", tile}, {"VEC", tile_vec}, {"WG_Y", tile_rows}, {"PAD", pad}}};
 
@@ -501,9 +546,9 @@ TILECL_INSTANTIATE_TRANSPOSE(std::uint8_t)
 }  // namespace detail
 
 template <typename T>
-cl::Event transpose(cl::CommandQueue& queue, std::size_t rows, std::size_t cols, const cl::Buffer& in,
-                    std::size_t in_offset, std::size_t ld_in, cl::Buffer& out, std::size_t out_offset,
-                    std::size_t ld_out, const std::vector<cl::Event>* wait) {
+detail::TransposeEvent<T> transpose(cl::CommandQueue& queue, std::size_t rows, std::size_t cols, const cl::Buffer& in,
+                                    std::size_t in_offset, std::size_t ld_in, cl::Buffer& out, std::size_t out_offset,
+                                    std::size_t ld_out, const std::vector<cl::Event>* wait) {
   return detail::run_op(detail::TransposeOp<T>{}, nullptr, queue,
                         detail::Matrix{rows, cols, &in, in_offset, ld_in, &out, out_offset, ld_out}, wait);
 }

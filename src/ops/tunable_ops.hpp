@@ -13,5 +13,7 @@ std::vector<TunableOp> reduce_tunable_ops();
 std::vector<TunableOp> gemm_tunable_ops();
 std::vector<TunableOp> color_tunable_ops();
 std::vector<TunableOp> convolve_tunable_ops();
+std::vector<TunableOp> gemv_tunable_ops();
+std::vector<TunableOp> gemm_batched_tunable_ops();
 
 }  // namespace tilecl::detail

@@ -16,6 +16,8 @@ const std::vector<TunableOp>& tunable_op_registry() {
     for (auto&& op : gemm_tunable_ops()) all.push_back(op);
     for (auto&& op : color_tunable_ops()) all.push_back(op);
     for (auto&& op : convolve_tunable_ops()) all.push_back(op);
+    for (auto&& op : gemv_tunable_ops()) all.push_back(op);
+    for (auto&& op : gemm_batched_tunable_ops()) all.push_back(op);
     return all;
   }();
   return registry;

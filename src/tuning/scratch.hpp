@@ -4,6 +4,7 @@
 #include <CL/opencl.hpp>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -49,6 +50,30 @@ std::string compare_with_reference(const std::vector<T>& got, const std::vector<
     if (!(std::abs(value - expected[i]) <= tolerance * (1.0 + std::abs(expected[i]))))
       return "element " + std::to_string(i) + " is " + std::to_string(value) + ", expected " +
              std::to_string(expected[i]);
+  }
+  return {};
+}
+
+// `count` values repeating `block` from its element `shift` on: timing operands of hundreds of MiB without drawing
+// each value (the values do not change the timing).
+template <typename T>
+std::vector<T> repeated_values(const std::vector<T>& block, std::size_t count, std::size_t shift = 0) {
+  std::vector<T> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = block[(i + shift) % block.size()];
+  return values;
+}
+
+// Empty when every |got[i] - expected[i]| <= bounds[i] + 2 eps |expected[i]| (the bound of a reference's rounding
+// error plus the final rounding to T; a bound of 0 asks for the value itself); else the first miss, naming `what`.
+template <typename T>
+std::string compare_within_bounds(const std::vector<T>& got, const std::vector<double>& expected,
+                                  const std::vector<double>& bounds, const std::string& what) {
+  if (got.size() != expected.size() || got.size() != bounds.size()) return what + ": size differs";
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double bound = bounds[i] + 2 * std::numeric_limits<T>::epsilon() * std::abs(expected[i]);
+    if (!(std::abs(static_cast<double>(got[i]) - expected[i]) <= bound))
+      return "element " + std::to_string(i) + " of " + what + " is " + std::to_string(static_cast<double>(got[i])) +
+             ", expected " + std::to_string(expected[i]);
   }
   return {};
 }

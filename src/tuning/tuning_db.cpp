@@ -1,7 +1,9 @@
 #include "tuning/tuning_db.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -9,6 +11,7 @@
 #include "cache_directory.hpp"
 #include "file_store.hpp"
 #include "log.hpp"
+#include "trusted_directory.hpp"
 
 namespace tilecl::detail {
 
@@ -66,7 +69,8 @@ TuningEntry entry_from(const json& j) {
   entry.source_hash = j.at("source").get<std::string>();
   entry.parameters.variant = j.at("variant").get<std::string>();
   const json& params = j.at("params");
-  if (!params.is_object()) throw Malformed("params is not an object");
+  if (!params.is_object() || params.size() > kMaxEntryParameters)
+    throw Malformed("params is not an object of at most " + std::to_string(kMaxEntryParameters) + " values");
   for (const auto& [name, value] : params.items()) entry.parameters.values[name] = integer_from(value, name);
   entry.time_ms = j.value("time_ms", 0.0);
   entry.default_ms = j.value("default_ms", 0.0);
@@ -76,7 +80,45 @@ TuningEntry entry_from(const json& j) {
   return entry;
 }
 
+TuningFailure failure_from(const json& j) {
+  return {j.at("op").get<std::string>(), j.at("dtype").get<std::string>(), j.at("source").get<std::string>(),
+          j.at("config").get<std::string>(), j.value("reason", std::string())};
+}
+
+// The entries and failures of a document of this format version; throws json::exception or Malformed.
+TuningRecords records_from(const json& document) {
+  const json& entries = document.at("entries");
+  const json failures = document.value("failures", json::array());
+  if (entries.size() > kMaxDatabaseEntries || failures.size() > kMaxDatabaseEntries)
+    throw Malformed("more than " + std::to_string(kMaxDatabaseEntries) + " entries or failures");
+  TuningRecords records;
+  for (const auto& item : entries) records.entries.push_back(entry_from(item));
+  for (const auto& item : failures) records.failures.push_back(failure_from(item));
+  return records;
+}
+
 }  // namespace
+
+bool json_deeper_than(const std::string& text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      const bool closes = !escaped && c == '"';
+      escaped = !escaped && c == '\\';
+      in_string = !closes;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
 
 std::string utc_now() {
   std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -88,10 +130,20 @@ std::string utc_now() {
 }
 
 TuningDatabase::TuningDatabase(const DeviceInfo& device) : device_(device) {
-  if (auto root = tuning_root()) path_ = *root / (device.fingerprint() + ".json");
+  const std::string name = device.fingerprint() + ".json";
+  if (auto root = writable_cache()) {
+    own_ = Location{*root, {"tuning"}, name};
+    path_ = root->path / "tuning" / name;
+  }
+  if (auto root = read_only_cache()) shared_ = Location{*root, {"tuning"}, name};
 }
 
-TuningDatabase::TuningDatabase(fs::path path, const DeviceInfo& device) : path_(std::move(path)), device_(device) {}
+TuningDatabase::TuningDatabase(fs::path path, const DeviceInfo& device)
+    : own_(Location{CacheRoot{path.parent_path().empty() ? fs::path(".") : path.parent_path(), false},
+                    {},
+                    path.filename().string()}),
+      path_(std::move(path)),
+      device_(device) {}
 
 std::string TuningDatabase::to_json_text(const DeviceInfo& device, const TuningRecords& records) {
   json document = {{"format", kFormat}, {"version", kTuningDatabaseVersion}, {"device", device_json(device)}};
@@ -109,6 +161,11 @@ std::string TuningDatabase::to_json_text(const DeviceInfo& device, const TuningR
 
 TuningDatabase::FileState TuningDatabase::from_json_text(const std::string& text, const DeviceInfo* device,
                                                          TuningRecords& records, std::string& why) {
+  if (text.size() > kMaxDatabaseBytes || json_deeper_than(text, kMaxJsonDepth)) {
+    why = "larger than " + std::to_string(kMaxDatabaseBytes) + " bytes or nested deeper than " +
+          std::to_string(kMaxJsonDepth) + " levels";
+    return FileState::Corrupt;
+  }
   json document = json::parse(text, nullptr, false);
   if (document.is_discarded() || !document.is_object()) {
     why = "not valid JSON";
@@ -126,13 +183,7 @@ TuningDatabase::FileState TuningDatabase::from_json_text(const std::string& text
             std::to_string(kTuningDatabaseVersion);
       return version < kTuningDatabaseVersion ? FileState::Stale : FileState::Foreign;
     }
-    TuningRecords parsed;
-    for (const auto& item : document.at("entries")) parsed.entries.push_back(entry_from(item));
-    for (const auto& item : document.value("failures", json::array())) {
-      parsed.failures.push_back({item.at("op").get<std::string>(), item.at("dtype").get<std::string>(),
-                                 item.at("source").get<std::string>(), item.at("config").get<std::string>(),
-                                 item.value("reason", std::string())});
-    }
+    TuningRecords parsed = records_from(document);
     const std::string fingerprint = document.at("device").value("fingerprint", std::string());
     if (device != nullptr && fingerprint != device->fingerprint()) {
       why = "written for another device or driver (fingerprint " + fingerprint + ")";
@@ -149,95 +200,111 @@ TuningDatabase::FileState TuningDatabase::from_json_text(const std::string& text
   }
 }
 
-TuningDatabase::FileState TuningDatabase::read(TuningRecords& records, std::string& why) const {
-  if (!path_) return FileState::Missing;
-  std::error_code error;
-  if (!fs::exists(*path_, error)) return FileState::Missing;
-  if (!fs::is_regular_file(*path_, error)) {
-    why = "not a regular file";  // moving a directory aside could take someone's files with it: left alone
-    return FileState::Foreign;
+TuningDatabase::FileState TuningDatabase::read(const Location& location, TuningRecords& records,
+                                               std::string& why) const {
+  auto folder = open_cache_folder(location.root, location.folders, false);
+  if (!folder) return FileState::Missing;
+  FileRead file = read_file(*folder, location.name, kMaxDatabaseBytes);
+  why = file.why;
+  switch (file.outcome) {
+    case FileRead::Outcome::Missing:
+      return FileState::Missing;
+    case FileRead::Outcome::NotAFile:
+      return FileState::NotAFile;
+    case FileRead::Outcome::Refused:
+      return FileState::Corrupt;
+    case FileRead::Outcome::Read:
+      break;
   }
-  auto bytes = read_bytes(*path_);
-  if (!bytes) {
-    why = "unreadable";
-    return FileState::Corrupt;
-  }
-  return from_json_text(std::string(bytes->begin(), bytes->end()), &device_, records, why);
+  return from_json_text(std::string(file.bytes.begin(), file.bytes.end()), &device_, records, why);
 }
 
-TuningRecords TuningDatabase::load() const {
+void TuningDatabase::set_aside(const TrustedDirectory& folder, FileState state, const std::string& why) const {
+  const std::string file = path_->string();
+  if (state == FileState::NotAFile) {
+    warn_once("tuning-db:" + file, "tuning database " + file + " is not used: " + why);
+    return;
+  }
+  const bool foreign = state == FileState::Foreign;
+  const std::string aside = own_->name + (foreign ? ".foreign" : ".corrupt");
+  rename_entry(folder, own_->name, aside);
+  warn_once("tuning-db:" + file, "tuning database " + file + (foreign ? " is not this device's (" : " is damaged (") +
+                                     why + "); moved to " + (folder.path() / aside).string() +
+                                     " and rebuilt with this device's entries");
+}
+
+std::optional<TuningRecords> TuningDatabase::current_records(const TrustedDirectory& folder) const {
+  TuningRecords current;
+  std::string why;
+  const FileState state = read(*own_, current, why);
+  if (state == FileState::Valid || state == FileState::Missing) return current;
+  set_aside(folder, state, why);
+  if (state == FileState::NotAFile) return std::nullopt;
+  return TuningRecords{};
+}
+
+bool TuningDatabase::write(const TrustedDirectory& folder, const TuningRecords& records) const {
+  const std::string text = to_json_text(device_, records);
+  write_atomically(folder, own_->name, std::vector<unsigned char>(text.begin(), text.end()));
+  log_verbose("tuning database: wrote " + path_->string());
+  return true;
+}
+
+TuningRecords TuningDatabase::load_own() const {
   TuningRecords records;
   std::string why;
-  switch (read(records, why)) {
-    case FileState::Stale:
-    case FileState::Corrupt: {
-      // Set aside under the writer lock, so a writer mid-merge is not disturbed.
-      try {
-        FileLock lock(path_->string() + ".lock");
-        TuningRecords again;
-        const FileState state = read(again, why);
-        if (state == FileState::Corrupt || state == FileState::Stale) {
-          warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is damaged (" + why +
-                                                        "); moved to " + path_->string() + ".corrupt and rebuilt");
-          std::error_code ignored;
-          fs::rename(*path_, path_->string() + ".corrupt", ignored);
-        } else {
-          records = std::move(again);
-        }
-      } catch (const std::exception&) {
-        warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is damaged (" + why + ")");
-      }
-      break;
-    }
-    case FileState::Foreign:
-      warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is not used: " + why);
-      break;
-    case FileState::Missing:
-    case FileState::Valid:
-      break;
+  const FileState state = read(*own_, records, why);
+  if (state == FileState::Valid || state == FileState::Missing) return records;
+  if (state == FileState::NotAFile) {
+    warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is not used: " + why);
+    return {};
+  }
+  // Set aside under the writer lock, so a writer mid-merge is not disturbed.
+  try {
+    auto folder = open_cache_folder(own_->root, own_->folders, false);
+    if (!folder) return {};
+    FileLock lock(*folder, own_->name + ".lock");
+    return current_records(*folder).value_or(TuningRecords{});
+  } catch (const std::exception&) {
+    warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is not used: " + why);
+    return {};
+  }
+}
+
+TuningRecords TuningDatabase::load_shared() const {
+  TuningRecords records;
+  std::string why;
+  const FileState state = read(*shared_, records, why);
+  if (state != FileState::Valid && state != FileState::Missing) {
+    const fs::path file = shared_->root.path / "tuning" / shared_->name;
+    warn_once("tuning-db:" + file.string(),
+              "tuning database " + file.string() + " of the read-only cache is not used: " + why);
   }
   return records;
 }
 
-bool TuningDatabase::merge(const TuningRecords& records) const {
-  if (!path_) return false;
+TuningRecords TuningDatabase::load() const {
+  TuningRecords records;
+  if (own_) records = load_own();
+  if (!shared_) return records;
+  const TuningRecords shared = load_shared();
+  for (const auto& entry : shared.entries) {
+    const bool known = std::any_of(records.entries.begin(), records.entries.end(),
+                                   [&](const TuningEntry& own) { return own.same_key(entry); });
+    if (!known) records.entries.push_back(entry);
+  }
+  records.failures.insert(records.failures.end(), shared.failures.begin(), shared.failures.end());
+  return records;
+}
+
+bool TuningDatabase::update(bool create, const std::function<bool(TuningRecords&)>& change) const {
+  if (!own_) return false;
   try {
-    FileLock lock(path_->string() + ".lock");
-    TuningRecords current;
-    std::string why;
-    FileState state = read(current, why);
-    if (state == FileState::Foreign) {
-      warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is not used: " + why);
-      return false;
-    }
-    if (state == FileState::Corrupt || state == FileState::Stale) {
-      warn_once("tuning-db:" + path_->string(), "tuning database " + path_->string() + " is damaged (" + why +
-                                                    "); moved to " + path_->string() + ".corrupt and rebuilt");
-      std::error_code ignored;
-      fs::rename(*path_, path_->string() + ".corrupt", ignored);
-      current = {};
-    }
-    for (const auto& entry : records.entries) {
-      bool replaced = false;
-      for (auto& existing : current.entries) {
-        if (existing.same_key(entry)) {
-          existing = entry;
-          replaced = true;
-        }
-      }
-      if (!replaced) current.entries.push_back(entry);
-    }
-    for (const auto& failure : records.failures) {
-      bool known = false;
-      for (const auto& existing : current.failures)
-        known = known || (existing.op == failure.op && existing.dtype == failure.dtype &&
-                          existing.source_hash == failure.source_hash && existing.config == failure.config);
-      if (!known) current.failures.push_back(failure);
-    }
-    const std::string text = to_json_text(device_, current);
-    write_atomically(*path_, std::vector<unsigned char>(text.begin(), text.end()));
-    log_verbose("tuning database: wrote " + path_->string());
-    return true;
+    auto folder = open_cache_folder(own_->root, own_->folders, create);
+    if (!folder) return false;
+    FileLock lock(*folder, own_->name + ".lock");
+    auto current = current_records(*folder);
+    return current && change(*current) && write(*folder, *current);
   } catch (const std::exception& error) {
     warn_once("tuning-db-write:" + path_->string(),
               std::string("cannot write the tuning database (continuing without it): ") + error.what());
@@ -245,10 +312,42 @@ bool TuningDatabase::merge(const TuningRecords& records) const {
   }
 }
 
+bool TuningDatabase::merge(const TuningRecords& records) const {
+  return update(true, [&records](TuningRecords& current) {
+    for (const auto& entry : records.entries) {
+      auto existing = std::find_if(current.entries.begin(), current.entries.end(),
+                                   [&](const TuningEntry& known) { return known.same_key(entry); });
+      if (existing != current.entries.end())
+        *existing = entry;
+      else
+        current.entries.push_back(entry);
+    }
+    for (const auto& failure : records.failures) {
+      const bool known = std::any_of(current.failures.begin(), current.failures.end(), [&](const TuningFailure& f) {
+        return f.op == failure.op && f.dtype == failure.dtype && f.source_hash == failure.source_hash &&
+               f.config == failure.config;
+      });
+      if (!known) current.failures.push_back(failure);
+    }
+    return true;
+  });
+}
+
+bool TuningDatabase::erase_entry(const std::string& op, const std::string& dtype, const std::string& bucket) const {
+  return update(false, [&](TuningRecords& current) {
+    const auto kept = std::remove_if(current.entries.begin(), current.entries.end(), [&](const TuningEntry& entry) {
+      return entry.op == op && entry.dtype == dtype && entry.bucket == bucket;
+    });
+    if (kept == current.entries.end()) return false;
+    current.entries.erase(kept, current.entries.end());
+    return true;
+  });
+}
+
 bool TuningDatabase::erase() const {
-  if (!path_) return false;
-  std::error_code ignored;
-  return fs::remove(*path_, ignored);
+  if (!own_) return false;
+  auto folder = open_cache_folder(own_->root, own_->folders, false);
+  return folder && remove_entry(*folder, own_->name);
 }
 
 }  // namespace tilecl::detail

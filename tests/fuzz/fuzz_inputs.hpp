@@ -24,7 +24,7 @@ inline DeviceInfo seed_device() {
 
 inline const std::string& seed_key_text() {
   static const std::string text =
-      "library=tilecl 0.1.0\nformat=1\nfamily=elementwise\nsource=0123456789abcdef\n"
+      "library=tilecl 0.1.0\nformat=2\nfamily=elementwise\nsource=0123456789abcdef\n"
       "options=-DDTYPE=float -DVEC=4 -DWPT=2\n" +
       seed_device().identity_text();
   return text;

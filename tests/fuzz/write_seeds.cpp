@@ -70,24 +70,31 @@ void write_tuning_seeds(const fs::path& folder) {
   write(folder / "huge-parameter.json", replaced(valid, "\"VEC\": 4", "\"VEC\": 1e30"));
   write(folder / "huge-version.json", replaced(valid, "\"version\": 1", "\"version\": 1e30"));
   write(folder / "truncated.json", valid.substr(0, valid.size() / 2));
+  write(folder / "deep-nesting.json",
+        replaced(valid, "\"VEC\": 4", "\"VEC\": " + std::string(20, '[') + "4" + std::string(20, ']')));
+  write(folder / "escaped-brackets.json", replaced(valid, "\"first-use\"", "\"[[[\\\"{{{\""));
 }
 
 void write_binary_seeds(const fs::path& folder) {
   const std::string& key = tilecl::fuzz::seed_key_text();
   std::vector<unsigned char> binary;
   for (int i = 0; i < 96; ++i) binary.push_back(static_cast<unsigned char>(i * 37 + 11));
-  const std::string valid = text_of(tilecl::detail::encode_binary_file(key, binary));
+  const std::vector<std::string> kernels{"elementwise_axpy_naive", "elementwise_axpy_vector"};
+  const std::string valid = text_of(tilecl::detail::encode_binary_file(key, {kernels, binary}));
   write(folder / "valid.bin", valid);
-  write(folder / "empty-binary.bin", text_of(tilecl::detail::encode_binary_file(key, {})));
-  write(folder / "other-key.bin", text_of(tilecl::detail::encode_binary_file(key + "x", binary)));
+  write(folder / "empty-binary.bin", text_of(tilecl::detail::encode_binary_file(key, {kernels, {}})));
+  write(folder / "no-kernels.bin", text_of(tilecl::detail::encode_binary_file(key, {{}, binary})));
+  write(folder / "other-key.bin", text_of(tilecl::detail::encode_binary_file(key + "x", {kernels, binary})));
   write(folder / "truncated.bin", valid.substr(0, valid.size() - 10));
   write(folder / "header-only.bin", valid.substr(0, 16));
   std::string damaged = valid;
   damaged[damaged.size() - 1] ^= 0x40;
   write(folder / "bad-checksum.bin", damaged);
-  std::string newer = valid;
-  newer[8] = 2;  // the u32 format right after the magic
-  write(folder / "newer-format.bin", newer);
+  std::string other_format = valid;
+  other_format[8] = 1;  // the u32 format right after the magic
+  write(folder / "older-format.bin", other_format);
+  other_format[8] = 3;
+  write(folder / "newer-format.bin", other_format);
 }
 
 }  // namespace

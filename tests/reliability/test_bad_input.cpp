@@ -9,16 +9,21 @@
 #include <doctest/doctest.h>
 
 #include <boost/compute/container/vector.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <typeinfo>
 #include <vector>
 
+#include "launch.hpp"
 #include "support/fixture.hpp"
 #include "support/guarded_buffer.hpp"
 #include "tilecl/boost_compute.hpp"
@@ -50,6 +55,10 @@ struct Objects {
   cl::Buffer low_half, high_half;
   std::vector<cl::Event> null_event_wait{cl::Event()};
   std::vector<cl::Event> foreign_event_wait;
+  std::vector<cl::Event> failed_event_wait;
+  // Outputs a kernel may not write: created CL_MEM_READ_ONLY, and a sub-buffer of such a buffer.
+  cl::Buffer read_only{device().context, CL_MEM_READ_ONLY, kBufferBytes};
+  cl::Buffer read_only_part;
 
   Objects() {
     cl_buffer_region low{0, 4096}, high{2048, 4096};
@@ -58,6 +67,11 @@ struct Objects {
     cl::UserEvent event(other_context);
     event.setStatus(CL_COMPLETE);
     foreign_event_wait.push_back(event);
+    cl::UserEvent failed(device().context);
+    failed.setStatus(-5);  // any negative status is a failure
+    failed_event_wait.push_back(failed);
+    cl_buffer_region part{0, kBufferBytes / 2};
+    read_only_part = read_only.createSubBuffer(0, CL_BUFFER_CREATE_TYPE_REGION, &part);  // inherits CL_MEM_READ_ONLY
   }
 };
 
@@ -109,7 +123,8 @@ class Catalogue {
     add(label, "dtype", "CL_INVALID_DEVICE", valid, mutate);
     rows_.back().without_fp64 = true;
   }
-  // Rows every op gets: a null queue, wait lists with a null event and with an event of another context.
+  // Rows every op gets: a null queue, wait lists with a null event, an event of another context, a failed event
+  // (PoCL never runs a command enqueued after its dependency failed: a host wait would block forever).
   template <typename Call>
   void add_queue_rows(const Call& valid) {
     add("null queue", "queue", "CL_INVALID_COMMAND_QUEUE", valid, [](Call& c) { c.queue = &objects().null_queue; });
@@ -117,14 +132,29 @@ class Catalogue {
         [](Call& c) { c.wait = &objects().null_event_wait; });
     add("wait list holds an event of another context", "wait", "CL_INVALID_CONTEXT", valid,
         [](Call& c) { c.wait = &objects().foreign_event_wait; });
+    add("wait list holds a failed event", "wait", "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST", valid,
+        [](Call& c) { c.wait = &objects().failed_event_wait; });
+  }
+  // Rows every output gets: created CL_MEM_READ_ONLY, directly or as a sub-buffer of such a buffer.
+  template <typename Call, typename Field>
+  void add_output_rows(const Call& valid, const std::string& name, Field field) {
+    add_operand_row(name + " created CL_MEM_READ_ONLY", "CL_INVALID_OPERATION", valid, name, field,
+                    &objects().read_only);
+    add_operand_row(name + " is a sub-buffer of a CL_MEM_READ_ONLY buffer", "CL_INVALID_OPERATION", valid, name, field,
+                    &objects().read_only_part);
   }
   // Rows every buffer operand gets (`field` points at the Call member holding it): null, of another context.
   template <typename Call, typename Field>
   void add_buffer_rows(const Call& valid, const std::string& name, Field field) {
-    add(name + " is a null buffer", name, "CL_INVALID_MEM_OBJECT", valid,
-        [field](Call& c) { c.*field = &objects().null_buffer; });
-    add(name + " belongs to another context than the queue", name, "CL_INVALID_CONTEXT", valid,
-        [field](Call& c) { c.*field = &objects().foreign; });
+    add_operand_row(name + " is a null buffer", "CL_INVALID_MEM_OBJECT", valid, name, field, &objects().null_buffer);
+    add_operand_row(name + " belongs to another context than the queue", "CL_INVALID_CONTEXT", valid, name, field,
+                    &objects().foreign);
+  }
+  // A row whose operand `field` (named `name`) is `replacement`.
+  template <typename Call, typename Field>
+  void add_operand_row(const std::string& label, const std::string& status, const Call& valid, const std::string& name,
+                       Field field, cl::Buffer* replacement) {
+    add(label, name, status, valid, [field, replacement](Call& c) { c.*field = replacement; });
   }
 
   const std::vector<BadInput>& rows() const { return rows_; }
@@ -323,6 +353,7 @@ void add_elementwise_rows(Catalogue& cat) {
   cat.add_buffer_rows(add, "a", &Add::a);
   cat.add_buffer_rows(add, "b", &Add::b);
   cat.add_buffer_rows(add, "c", &Add::c);
+  cat.add_output_rows(add, "c", &Add::c);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("a too small for offset + n", "a", kTooSmall, add, [=](Add& c) { c.a_offset = floats - 63; });
   cat.add("b too small for offset + n", "b", kTooSmall, add, [=](Add& c) { c.b_offset = floats - 1; });
@@ -340,6 +371,7 @@ void add_elementwise_rows(Catalogue& cat) {
   cat.add_queue_rows(axpy);
   cat.add_buffer_rows(axpy, "x", &Axpy::x);
   cat.add_buffer_rows(axpy, "y", &Axpy::y);
+  cat.add_output_rows(axpy, "y", &Axpy::y);
   cat.add("x too small for offset + n", "x", kTooSmall, axpy, [=](Axpy& c) { c.x_offset = floats - 1; });
   cat.add("y too small for offset + n", "y", kTooSmall, axpy, [=](Axpy& c) { c.y_offset = floats; });
   cat.add("offset + n overflows 64 bits", "y", kInvalidValue, axpy, [](Axpy& c) { c.y_offset = kHuge; });
@@ -354,6 +386,7 @@ void add_transpose_rows(Catalogue& cat) {
   cat.add_queue_rows(valid);
   cat.add_buffer_rows(valid, "in", &Call::in);
   cat.add_buffer_rows(valid, "out", &Call::out);
+  cat.add_output_rows(valid, "out", &Call::out);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("in too small for offset + extent", "in", kTooSmall, valid, [=](Call& c) { c.in_offset = floats - 90; });
   cat.add("out too small for offset + extent", "out", kTooSmall, valid, [=](Call& c) { c.out_offset = floats - 95; });
@@ -382,6 +415,7 @@ void add_reduce_rows(Catalogue& cat) {
   cat.add_queue_rows(valid);
   cat.add_buffer_rows(valid, "x", &Call::x);
   cat.add_buffer_rows(valid, "result", &Call::result);
+  cat.add_output_rows(valid, "result", &Call::result);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("x too small for offset + n", "x", kTooSmall, valid, [=](Call& c) { c.x_offset = floats - 63; });
   cat.add("result offset past the end", "result", kTooSmall, valid, [=](Call& c) { c.result_offset = floats; });
@@ -433,6 +467,7 @@ void add_gemm_rows(Catalogue& cat) {
   cat.add_buffer_rows(valid, "a", &Call::a);
   cat.add_buffer_rows(valid, "b", &Call::b);
   cat.add_buffer_rows(valid, "c", &Call::c);
+  cat.add_output_rows(valid, "c", &Call::c);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("a too small for offset + extent", "a", kTooSmall, valid, [=](Call& c) { c.a_offset = floats - 60; });
   cat.add("b too small for offset + extent", "b", kTooSmall, valid, [=](Call& c) { c.b_offset = floats - 1; });
@@ -475,6 +510,7 @@ void add_color_rows(Catalogue& cat) {
   cat.add_queue_rows(valid);
   cat.add_buffer_rows(valid, "src", &Call::src);
   cat.add_buffer_rows(valid, "dst", &Call::dst);
+  cat.add_output_rows(valid, "dst", &Call::dst);
   const std::size_t floats = kBufferBytes / sizeof(float);
   cat.add("src too small for offset + image", "src", kTooSmall, valid, [=](Call& c) { c.src_offset = floats - 90; });
   cat.add("dst too small for offset + image", "dst", kTooSmall, valid, [=](Call& c) { c.dst_offset = floats - 31; });
@@ -496,6 +532,7 @@ void add_image_rows(Catalogue& cat, const Call& valid) {
   cat.add_queue_rows(valid);
   cat.add_buffer_rows(valid, "src", &Call::src);
   cat.add_buffer_rows(valid, "dst", &Call::dst);
+  cat.add_output_rows(valid, "dst", &Call::dst);
   const std::size_t elements = kBufferBytes / sizeof(typename Call::Element);
   cat.add("src too small for offset + image", "src", kTooSmall, valid, [=](Call& c) { c.src_offset = elements - 31; });
   cat.add("dst too small for offset + image", "dst", kTooSmall, valid, [=](Call& c) { c.dst_offset = elements - 1; });
@@ -509,7 +546,7 @@ void add_image_rows(Catalogue& cat, const Call& valid) {
   cat.add("dst offset + image overflows 64 bits", "dst", kInvalidValue, valid, [](Call& c) { c.dst_offset = kHuge; });
   cat.add("2 channels", "channels", kInvalidValue, valid, [](Call& c) { c.channels = 2; });
   cat.add("0 channels with width = 0", "channels", kInvalidValue, valid, [](Call& c) { c.channels = 0, c.width = 0; });
-  cat.add("Border out of range", "border", kInvalidValue, valid, [](Call& c) { c.border = static_cast<Border>(4); });
+  cat.add("Border out of range", "border", kInvalidValue, valid, [](Call& c) { c.border = static_cast<Border>(9); });
   cat.add("negative Border with height = 0", "border", kInvalidValue, valid,
           [](Call& c) { c.border = static_cast<Border>(-1), c.height = 0; });
   cat.add("in place (dst is src)", "dst", kOverlap, valid, [](Call& c) { c.dst = &objects().input; });
@@ -575,6 +612,163 @@ void add_filter_rows(Catalogue& cat) {
   cat.add("sigma whose radius is beyond the supported", "sigma", kInvalidValue, gaussian,
           [](Gaussian& c) { c.sigma = 1e6; });
   cat.add("radius beyond the supported", "radius", kInvalidValue, gaussian, [](Gaussian& c) { c.radius = kHuge; });
+}
+
+// ---- BLAS breadth: gemv, gemm_strided_batched, gemm_batched --------------------------------------------
+
+template <typename T>
+struct GemvCall : CallBase {
+  Layout layout = Layout::RowMajor;
+  Transpose trans = Transpose::No;
+  std::size_t m = 8, n = 8;
+  T alpha = T(1), beta = T(0);
+  const cl::Buffer* a = &objects().input;
+  std::size_t a_offset = 0, lda = 8;
+  const cl::Buffer* x = &objects().input;
+  std::size_t x_offset = 64;
+  std::ptrdiff_t incx = 1;
+  cl::Buffer* y = &objects().output;
+  std::size_t y_offset = 0;
+  std::ptrdiff_t incy = 1;
+  std::string entry() const { return "gemv"; }
+  std::string op() const { return "gemv"; }
+  void run() {
+    gemv<T>(*queue, layout, trans, m, n, alpha, *a, a_offset, lda, *x, x_offset, incx, beta, *y, y_offset, incy, wait);
+  }
+};
+
+// Three 4 x 4 x 4 products: A matrices at 0, 16, 32 and B at 64, 80, 96 of `input`, C at 0, 16, 32 of `output`.
+template <typename T>
+struct StridedBatchedCall : CallBase {
+  Layout layout = Layout::RowMajor;
+  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+  std::size_t m = 4, n = 4, k = 4, batch = 3;
+  T alpha = T(1), beta = T(0);
+  const cl::Buffer* a = &objects().input;
+  std::size_t a_offset = 0, lda = 4, stride_a = 16;
+  const cl::Buffer* b = &objects().input;
+  std::size_t b_offset = 64, ldb = 4, stride_b = 16;
+  cl::Buffer* c = &objects().output;
+  std::size_t c_offset = 0, ldc = 4, stride_c = 16;
+  std::string entry() const { return "gemm_strided_batched"; }
+  std::string op() const { return "gemm_strided_batched"; }
+  void run() {
+    gemm_strided_batched<T>(*queue, layout, trans_a, trans_b, m, n, k, alpha, *a, a_offset, lda, stride_a, *b, b_offset,
+                            ldb, stride_b, beta, *c, c_offset, ldc, stride_c, batch, wait);
+  }
+};
+
+// The same three products through per-matrix offsets and scalars.
+template <typename T>
+struct BatchedCall : CallBase {
+  Layout layout = Layout::RowMajor;
+  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+  std::size_t m = 4, n = 4, k = 4;
+  std::vector<T> alphas{T(1), T(2), T(0)}, betas{T(0), T(1), T(0)};
+  const cl::Buffer* a = &objects().input;
+  std::vector<std::size_t> a_offsets{0, 16, 32};
+  std::size_t lda = 4;
+  const cl::Buffer* b = &objects().input;
+  std::vector<std::size_t> b_offsets{64, 80, 96};
+  std::size_t ldb = 4;
+  cl::Buffer* c = &objects().output;
+  std::vector<std::size_t> c_offsets{0, 16, 32};
+  std::size_t ldc = 4;
+  std::string entry() const { return "gemm_batched"; }
+  std::string op() const { return "gemm_batched"; }
+  void run() {
+    gemm_batched<T>(*queue, layout, trans_a, trans_b, m, n, k, alphas, *a, a_offsets, lda, *b, b_offsets, ldb, betas,
+                    *c, c_offsets, ldc, wait);
+  }
+};
+
+void add_gemv_rows(Catalogue& cat) {
+  const GemvCall<float> valid;
+  using Call = GemvCall<float>;
+  cat.add_queue_rows(valid);
+  cat.add_buffer_rows(valid, "a", &Call::a);
+  cat.add_buffer_rows(valid, "x", &Call::x);
+  cat.add_buffer_rows(valid, "y", &Call::y);
+  const std::size_t floats = kBufferBytes / sizeof(float);
+  const auto past = static_cast<std::ptrdiff_t>(kPast32Bits);
+  cat.add("a too small for offset + extent", "a", kTooSmall, valid, [=](Call& c) { c.a_offset = floats - 60; });
+  cat.add("x too small for offset + n", "x", kTooSmall, valid, [=](Call& c) { c.x_offset = floats - 7; });
+  cat.add("y too small for its increment", "y", kTooSmall, valid, [](Call& c) { c.incy = 10000; });
+  cat.add("x too small for a negative increment", "x", kTooSmall, valid, [](Call& c) { c.incx = -5000; });
+  cat.add("lda below n (row-major)", "lda", kInvalidValue, valid, [](Call& c) { c.lda = 7; });
+  cat.add("lda below m (column-major)", "lda", kInvalidValue, valid,
+          [](Call& c) { c.layout = Layout::ColMajor, c.m = 9; });
+  cat.add("incx of 0", "incx", kInvalidValue, valid, [](Call& c) { c.incx = 0; });
+  cat.add("incy of 0 with m = 0", "incy", kInvalidValue, valid, [](Call& c) { c.incy = 0, c.m = 0; });
+  cat.add("m beyond 32-bit indexing", "m", kInvalidValue, valid, [](Call& c) { c.m = kPast32Bits; });
+  cat.add("incx beyond 32-bit indexing", "incx", kInvalidValue, valid, [=](Call& c) { c.incx = -past; });
+  cat.add("x's span beyond 32-bit indexing", "x", kInvalidValue, valid, [=](Call& c) { c.incx = past - 1; });
+  cat.add("offset + extent overflows 64 bits", "y", kInvalidValue, valid, [](Call& c) { c.y_offset = kHuge - 2; });
+  cat.add("Layout out of range with m = 0", "layout", kInvalidValue, valid,
+          [](Call& c) { c.layout = static_cast<Layout>(3), c.m = 0; });
+  cat.add("trans out of range", "trans", kInvalidValue, valid, [](Call& c) { c.trans = static_cast<Transpose>(2); });
+  cat.add("y overlaps a", "y", kOverlap, valid, [](Call& c) { c.y = &objects().input, c.y_offset = 10; });
+  cat.add("y overlaps x", "y", kOverlap, valid, [](Call& c) { c.y = &objects().input, c.y_offset = 66; });
+  cat.add("y and a are sub-buffers overlapping by part", "y", kOverlap, valid,
+          [](Call& c) { c.a = &objects().low_half, c.a_offset = 600, c.y = &objects().high_half, c.y_offset = 100; });
+  cat.add_without_fp64("double on a device without fp64", GemvCall<double>(), [](GemvCall<double>&) {});
+}
+
+void add_batched_rows(Catalogue& cat) {
+  const StridedBatchedCall<float> strided;
+  using Strided = StridedBatchedCall<float>;
+  cat.add_queue_rows(strided);
+  cat.add_buffer_rows(strided, "a", &Strided::a);
+  cat.add_buffer_rows(strided, "b", &Strided::b);
+  cat.add_buffer_rows(strided, "c", &Strided::c);
+  const std::size_t floats = kBufferBytes / sizeof(float);
+  cat.add("a too small for offset + extent", "a", kTooSmall, strided, [=](Strided& c) { c.a_offset = floats - 40; });
+  cat.add("c too small for the last matrix", "c", kTooSmall, strided, [](Strided& c) { c.stride_c = 9000; });
+  cat.add("b's last matrix overflows 64 bits", "b", kInvalidValue, strided, [](Strided& c) { c.stride_b = kHuge / 2; });
+  cat.add("batch_count beyond 32-bit indexing", "batch_count", kInvalidValue, strided,
+          [](Strided& c) { c.batch = kPast32Bits; });
+  cat.add("k beyond 32-bit indexing", "k", kInvalidValue, strided, [](Strided& c) { c.k = kHuge; });
+  cat.add("ldc below n (row-major)", "ldc", kInvalidValue, strided, [](Strided& c) { c.ldc = 3; });
+  cat.add("lda below m (row-major, A transposed)", "lda", kInvalidValue, strided,
+          [](Strided& c) { c.trans_a = Transpose::Yes, c.m = 5, c.ldc = 5; });
+  cat.add("C matrices closer than their span", "c", kOverlap, strided, [](Strided& c) { c.stride_c = 8; });
+  cat.add("every C matrix the same (stride_c = 0)", "c", kOverlap, strided, [](Strided& c) { c.stride_c = 0; });
+  cat.add("interleaved C matrices sharing a column", "c", kOverlap, strided,
+          [](Strided& c) { c.ldc = 8, c.stride_c = 3; });
+  cat.add("a C matrix overlaps an A matrix", "c", kOverlap, strided,
+          [](Strided& c) { c.c = &objects().input, c.c_offset = 40; });
+  cat.add("a C matrix overlaps a B matrix", "c", kOverlap, strided,
+          [](Strided& c) { c.c = &objects().input, c.c_offset = 100; });
+  cat.add("Layout out of range with batch_count = 0", "layout", kInvalidValue, strided,
+          [](Strided& c) { c.layout = static_cast<Layout>(2), c.batch = 0; });
+  cat.add("trans_b out of range", "trans_b", kInvalidValue, strided,
+          [](Strided& c) { c.trans_b = static_cast<Transpose>(4); });
+  cat.add_without_fp64("double on a device without fp64", StridedBatchedCall<double>(),
+                       [](StridedBatchedCall<double>&) {});
+
+  const BatchedCall<float> listed;
+  using Listed = BatchedCall<float>;
+  cat.add_queue_rows(listed);
+  cat.add_buffer_rows(listed, "a", &Listed::a);
+  cat.add_buffer_rows(listed, "c", &Listed::c);
+  cat.add("betas shorter than alphas", "betas", kInvalidValue, listed, [](Listed& c) { c.betas.pop_back(); });
+  cat.add("c_offsets longer than alphas, with m = 0", "c_offsets", kInvalidValue, listed,
+          [](Listed& c) { c.c_offsets.push_back(48), c.m = 0; });
+  cat.add("one A matrix past the end of a", "a", kTooSmall, listed, [=](Listed& c) { c.a_offsets[1] = floats - 5; });
+  cat.add("one B offset + extent overflows 64 bits", "b", kInvalidValue, listed,
+          [](Listed& c) { c.b_offsets[2] = kHuge - 3; });
+  cat.add("two C matrices at one offset", "c", kOverlap, listed, [](Listed& c) { c.c_offsets = {0, 32, 0}; });
+  cat.add("C matrices overlapping by part", "c", kOverlap, listed, [](Listed& c) { c.c_offsets = {0, 10, 32}; });
+  cat.add("a C matrix overlaps a B matrix", "c", kOverlap, listed, [](Listed& c) {
+    c.c = &objects().input, c.c_offsets = {200, 300, 90};
+  });
+  cat.add("ldb below n (column-major, B transposed)", "ldb", kInvalidValue, listed,
+          [](Listed& c) { c.layout = Layout::ColMajor, c.trans_b = Transpose::Yes, c.n = 5, c.ldc = 5; });
+  cat.add("trans_a out of range with an empty batch", "trans_a", kInvalidValue, listed, [](Listed& c) {
+    c.trans_a = static_cast<Transpose>(9), c.alphas.clear(), c.betas.clear(), c.a_offsets.clear();
+    c.b_offsets.clear(), c.c_offsets.clear();
+  });
+  cat.add_without_fp64("double on a device without fp64", BatchedCall<double>(), [](BatchedCall<double>&) {});
 }
 
 // ---- Boost.Compute interop ------------------------------------------------------------------------------
@@ -644,6 +838,8 @@ const std::vector<BadInput>& catalogue() {
     add_gemm_rows(cat);
     add_color_rows(cat);
     add_filter_rows(cat);
+    add_gemv_rows(cat);
+    add_batched_rows(cat);
     add_interop_rows(cat);
     return cat.rows();
   }();
@@ -679,7 +875,7 @@ std::string misbehaviour(const BadInput& row) {
 }
 
 // The catalogue's size when this test was last extended: deleting rows fails the test.
-constexpr std::size_t kMinimumRows = 295;
+constexpr std::size_t kMinimumRows = 330;
 constexpr std::size_t kMinimumEntries = 17;
 
 }  // namespace
@@ -847,5 +1043,168 @@ TEST_SUITE("reliability.bad_input") {
     transpose<double>(device().queue, 2, 3, in_buffer, 0, 3, out.buffer(), out.offset(), 2).wait();
     CHECK(out.read() == std::vector<double>{1, 4, 2, 5, 3, 6});
     out.check_guards("transpose of double");
+  }
+}
+
+namespace {
+
+// Zero-sized BLAS-breadth calls: no-ops on null inputs (the poisoned output must stay untouched).
+std::vector<ZeroSized> blas_zero_sized_calls() {
+  cl::CommandQueue& q = objects().queue;
+  const cl::Buffer& none = objects().null_buffer;
+  return {
+      {"gemv m = 0, null a and x",
+       [&](cl::Buffer& out, std::size_t at) {
+         return gemv<float>(q, Layout::RowMajor, Transpose::No, 0, 4, 1.0f, none, 0, 4, none, 0, 1, 0.0f, out, at, 1);
+       }},
+      {"gemv n = 0 (column-major, transposed), negative increments",
+       [&](cl::Buffer& out, std::size_t at) {
+         return gemv<float>(q, Layout::ColMajor, Transpose::Yes, 4, 0, 1.0f, none, 0, 4, none, 0, -1, 2.0f, out, at,
+                            -3);
+       }},
+      {"gemm_strided_batched batch_count = 0, null a and b",
+       [&](cl::Buffer& out, std::size_t at) {
+         return gemm_strided_batched<float>(q, Layout::RowMajor, Transpose::No, Transpose::No, 4, 4, 4, 1.0f, none, 0,
+                                            4, 16, none, 0, 4, 16, 0.0f, out, at, 4, 16, 0);
+       }},
+      {"gemm_strided_batched n = 0, stride_c = 0",
+       [&](cl::Buffer& out, std::size_t at) {
+         return gemm_strided_batched<float>(q, Layout::ColMajor, Transpose::Yes, Transpose::No, 4, 0, 4, 1.0f, none, 0,
+                                            4, 0, none, 0, 4, 0, 0.0f, out, at, 4, 0, 5);
+       }},
+      {"gemm_batched of no matrices",
+       [&](cl::Buffer& out, std::size_t) {
+         const std::vector<float> no_scalars;
+         const std::vector<std::size_t> no_offsets;
+         return gemm_batched<float>(q, Layout::RowMajor, Transpose::No, Transpose::No, 4, 4, 4, no_scalars, none,
+                                    no_offsets, 4, none, no_offsets, 4, no_scalars, out, no_offsets, 4);
+       }},
+  };
+}
+
+// A marker command waiting for a user event, on a queue of its own (a command that never runs must not hold up the
+// fixture's queue).
+struct GatedMarker {
+  cl::CommandQueue queue{device().context, device().device};
+  cl::UserEvent gate{device().context};
+  std::vector<cl::Event> wait{gate};
+  cl::Event marker;
+  void enqueue() { queue.enqueueMarkerWithWaitList(&wait, &marker); }
+};
+
+// What `wait_for()` did, run in a thread of its own: "returned", "tilecl::Error <argument> <status>", another
+// exception, or "still blocked after 10 s" (then the thread is left behind, holding only shared state).
+std::string outcome_of(std::function<void()> wait_for) {
+  struct Outcome {
+    std::mutex mutex;
+    std::string text;
+  };
+  auto outcome = std::make_shared<Outcome>();
+  std::thread waiter([outcome, wait_for = std::move(wait_for)] {
+    std::string text = "returned";
+    try {
+      wait_for();
+    } catch (const Error& error) {
+      text = "tilecl::Error " + error.argument() + " " + error.status_name();
+    } catch (const std::exception& error) {
+      text = std::string("threw ") + typeid(error).name() + ": " + error.what();
+    }
+    std::lock_guard<std::mutex> lock(outcome->mutex);
+    outcome->text = text;
+  });
+  for (int i = 0; i < 200; ++i) {
+    {
+      std::lock_guard<std::mutex> lock(outcome->mutex);
+      if (!outcome->text.empty()) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::lock_guard<std::mutex> lock(outcome->mutex);
+  if (outcome->text.empty()) {
+    waiter.detach();
+    return "still blocked after 10 s";
+  }
+  waiter.join();
+  return outcome->text;
+}
+
+const std::string kFailedInWaitList = "tilecl::Error wait CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+
+}  // namespace
+
+TEST_SUITE("reliability.bad_input") {
+  TEST_CASE("bad input: a host wait returns once the call's commands complete") {
+    auto gated = std::make_shared<GatedMarker>();
+    gated->enqueue();
+    std::thread opener([gated] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      gated->gate.setStatus(CL_COMPLETE);
+    });
+    CHECK(outcome_of([gated] { detail::wait_on_host("reduce_value", gated->marker, &gated->wait); }) == "returned");
+    opener.join();
+  }
+
+  TEST_CASE("bad input: a host wait raises tilecl::Error when a wait-list event fails while it waits") {
+    auto gated = std::make_shared<GatedMarker>();
+    gated->enqueue();
+    std::thread failer([gated] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      gated->gate.setStatus(-5);
+    });
+    CHECK(outcome_of([gated] { detail::wait_on_host("reduce_value", gated->marker, &gated->wait); }) ==
+          kFailedInWaitList);
+    failer.join();
+  }
+
+  TEST_CASE("bad input: a host wait raises tilecl::Error when the event failed before the commands were enqueued") {
+    // The window between the op's wait-list check and its enqueue: PoCL never runs the commands then.
+    auto gated = std::make_shared<GatedMarker>();
+    gated->gate.setStatus(-5);
+    gated->enqueue();
+    CHECK(outcome_of([gated] { detail::wait_on_host("reduce_index", gated->marker, &gated->wait); }) ==
+          kFailedInWaitList);
+  }
+
+  // src/ops/reduce.cpp waits with detail::wait_on_host() rather than cl::Event::wait(): PoCL propagates the failure,
+  // and clWaitForEvents' CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST would escape as a raw cl::Error.
+  TEST_CASE(
+      "bad input: reduce_value and reduce_index raise tilecl::Error when a wait-list event fails during the call") {
+    test::ScopedEnv tune("TILECL_TUNE", "off");
+    auto random = test::random_engine("failed-during-call");
+    const std::size_t n = 100000;
+    cl::Buffer x = test::to_device(test::random_vector<float>(n, random));
+    cl::CommandQueue queue(device().context, device().device);
+    for (const bool index : {false, true}) {
+      CAPTURE(index);
+      cl::UserEvent gate(device().context);
+      const std::vector<cl::Event> wait{gate};
+      std::thread failer([gate]() mutable {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        gate.setStatus(-5);
+      });
+      const std::string outcome = outcome_of([=]() mutable {
+        if (index)
+          reduce_index<float>(queue, ReduceOp::ArgMax, n, x, 0, &wait);
+        else
+          reduce_value<float>(queue, ReduceOp::Sum, n, x, 0, &wait);
+      });
+      failer.join();
+      CHECK(outcome == kFailedInWaitList);
+    }
+  }
+
+  TEST_CASE("bad input: zero-sized gemv and batched gemm calls are no-ops that leave the output untouched") {
+    for (const auto& zero : blas_zero_sized_calls()) {
+      CAPTURE(zero.label);
+      test::GuardedBuffer<float> out(32);
+      cl::Event event;
+      CHECK_NOTHROW(event = zero.call(out.buffer(), out.offset()));
+      CHECK(event() == nullptr);
+      device().queue.finish();
+      std::size_t written = 0;
+      for (float value : out.read()) written += test::is_poison(value) ? 0 : 1;
+      CHECK_MESSAGE(written == 0, written << " elements of the output were written");
+      out.check_guards(zero.label);
+    }
   }
 }

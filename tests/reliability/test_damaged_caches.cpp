@@ -10,11 +10,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "binary_cache.hpp"
 #include "file_store.hpp"
+#include "kernel_sources.hpp"
 #include "log.hpp"
+#include "support/cache_files.hpp"
 #include "support/fixture.hpp"
 #include "tilecl/tilecl.hpp"
 #include "tuning/tuning_db.hpp"
@@ -43,20 +46,14 @@ struct DamageCase {
   // Damage that chmod makes: skipped here, with the reason printed, where file permissions do not bind (root);
   // the unprivileged-probe test case covers it then.
   bool needs_permissions = false;
+  // Damage that chown makes (a file of another user): skipped, with the reason printed, unless this process is root.
+  bool needs_root = false;
 };
 
-std::string text_of(const fs::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-}
-
-void replace_with(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
-
-void replace_with_bytes(const fs::path& path, const std::vector<unsigned char>& bytes) {
-  replace_with(path, std::string(bytes.begin(), bytes.end()));
-}
+using test::files_with_extension;
+using test::replace_with;
+using test::replace_with_bytes;
+using test::text_of;
 
 // Something that makes a directory unwritable: chmod where permissions bind, else a regular file in its place
 // (no one, root included, can create files below a regular file).
@@ -137,20 +134,16 @@ bool calls_are_right(Store store) {
   return transpose_is_right() && axpy_right;
 }
 
-std::vector<fs::path> files_with_extension(const fs::path& root, const std::string& extension) {
-  std::vector<fs::path> files;
-  std::error_code error;
-  for (fs::recursive_directory_iterator it(root, error), end; !error && it != end; it.increment(error))
-    if (it->path().extension() == extension) files.push_back(it->path());
-  return files;
-}
-
 void run_case(const DamageCase& damage_case) {
   INFO("damaged cache case: " << std::string(damage_case.name));
   if (damage_case.needs_permissions && !test::file_permissions_enforced()) {
     MESSAGE("skipped '" << std::string(damage_case.name)
                         << "' in this process: file permissions do not bind it (root reads through chmod 000); "
                            "an unprivileged probe runs it instead");
+    return;
+  }
+  if (damage_case.needs_root && ::geteuid() != 0) {
+    MESSAGE("skipped '" << std::string(damage_case.name) << "': only root can give a file to another user");
     return;
   }
   std::string directory_name = damage_case.name;
@@ -192,38 +185,64 @@ std::string last_report_about(const std::string& text) {
 }
 
 void check_binary_rewritten(const CacheFiles& files) {
-  CHECK(fs::is_regular_file(files.binary));
+  CHECK(fs::is_regular_file(fs::symlink_status(files.binary)));
   CHECK(statistics().disk_rejects > 0);
 }
 
-void check_database_rebuilt(const CacheFiles& files) {
-  CHECK(fs::exists(files.database.string() + ".corrupt"));
-  CHECK(detail::TuningDatabase(files.database, *device().info).load().entries.size() == 2);
+// Checks that the database was moved to <file><suffix> and rebuilt with the device's own entries.
+std::function<void(const CacheFiles&)> database_set_aside(std::string suffix) {
+  return [suffix](const CacheFiles& files) {
+    CHECK(fs::exists(fs::symlink_status(files.database.string() + suffix)));
+    CHECK(fs::is_regular_file(fs::symlink_status(files.database)));
+    CHECK(detail::TuningDatabase(files.database, *device().info).load().entries.size() == 2);
+  };
 }
 
-std::vector<DamageCase> damage_cases() {
-  const auto truncate = [](const fs::path& path) {
-    const std::string text = text_of(path);
-    replace_with(path, text.substr(0, text.size() / 2));
-  };
-  const auto garbage = [](const fs::path& path) { replace_with(path, std::string("\x01\x02 not a cache file \xff")); };
-  const auto directory_in_place = [](const fs::path& path) {
-    fs::remove(path);
-    fs::create_directory(path);
-  };
-  const auto unreadable = [](const fs::path& path) { fs::permissions(path, fs::perms::none); };
-  const auto database_kept = [](std::string expected_reason) {
-    return [expected_reason](const CacheFiles& files) {
-      CHECK(last_report_about(files.database.string()).find(expected_reason) != std::string::npos);
-      CHECK_FALSE(fs::exists(files.database.string() + ".corrupt"));
-    };
-  };
+const auto check_database_rebuilt = database_set_aside(".corrupt");
 
+void truncate(const fs::path& path) {
+  const std::string text = text_of(path);
+  replace_with(path, text.substr(0, text.size() / 2));
+}
+
+void garbage(const fs::path& path) { replace_with(path, std::string("\x01\x02 not a cache file \xff")); }
+
+void directory_in_place(const fs::path& path) {
+  fs::remove(path);
+  fs::create_directory(path);
+}
+
+void unreadable(const fs::path& path) { fs::permissions(path, fs::perms::none); }
+
+// A sparse file of 64 GiB: nothing may read it whole.
+void huge(const fs::path& path) { fs::resize_file(path, std::uintmax_t{64} << 30); }
+
+// Replaces the file by a symbolic link to a copy of it, elsewhere in the cache directory.
+void symlink_to_copy(const CacheFiles& files, const fs::path& path) {
+  const fs::path copy = files.root / ("copy-of-" + path.filename().string());
+  fs::copy_file(path, copy, fs::copy_options::overwrite_existing);
+  fs::remove(path);
+  fs::create_symlink(copy, path);
+}
+
+// A valid file for the binary's key (key, kernel names, checksum) holding the binary of another program.
+void another_programs_binary(const fs::path& path) {
+  const std::string bytes = text_of(path);
+  const std::string key = test::binary_key_text(bytes);
+  std::string why;
+  const auto original = detail::decode_binary_file(std::vector<unsigned char>(bytes.begin(), bytes.end()), key, why);
+  REQUIRE_MESSAGE(original.has_value(), why);
+  cl::Program other(device().context, detail::kernel_source("transpose").text);
+  other.build({device().device});
+  replace_with_bytes(path,
+                     detail::encode_binary_file(key, {original->kernels, other.getInfo<CL_PROGRAM_BINARIES>()[0]}));
+}
+
+std::vector<DamageCase> binary_damage_cases() {
   return {
-      // --- program binaries ----------------------------------------------------------------------------------
-      {"program binary: truncated", Store::ProgramBinary, [=](const CacheFiles& f) { truncate(f.binary); },
+      {"program binary: truncated", Store::ProgramBinary, [](const CacheFiles& f) { truncate(f.binary); },
        check_binary_rewritten},
-      {"program binary: garbage", Store::ProgramBinary, [=](const CacheFiles& f) { garbage(f.binary); },
+      {"program binary: garbage", Store::ProgramBinary, [](const CacheFiles& f) { garbage(f.binary); },
        check_binary_rewritten},
       {"program binary: empty", Store::ProgramBinary, [](const CacheFiles& f) { replace_with(f.binary, ""); },
        check_binary_rewritten},
@@ -243,27 +262,44 @@ std::vector<DamageCase> damage_cases() {
        check_binary_rewritten},
       {"program binary: another device or driver", Store::ProgramBinary,
        [](const CacheFiles& f) {
-         replace_with_bytes(f.binary, detail::encode_binary_file("library=tilecl 0.0\ndriver_version=other\n", {1, 2}));
+         replace_with_bytes(f.binary,
+                            detail::encode_binary_file("library=tilecl 0.0\ndriver_version=other\n", {{"k"}, {1, 2}}));
        },
        check_binary_rewritten},
+      {"program binary: another program's binary under a valid header and checksum", Store::ProgramBinary,
+       [](const CacheFiles& f) { another_programs_binary(f.binary); },
+       [](const CacheFiles& f) {
+         check_binary_rewritten(f);
+         CHECK(last_report_about(f.binary.string()).find("another program's binary") != std::string::npos);
+       }},
+      {"program binary: huge (a sparse file of 64 GiB)", Store::ProgramBinary,
+       [](const CacheFiles& f) { huge(f.binary); },
+       [](const CacheFiles& f) {
+         check_binary_rewritten(f);
+         CHECK(last_report_about(f.binary.string()).find("above the limit") != std::string::npos);
+       }},
+      {"program binary: a symbolic link to a valid copy (not followed)", Store::ProgramBinary,
+       [](const CacheFiles& f) { symlink_to_copy(f, f.binary); }, check_binary_rewritten},
       {"program binary: a directory in place of the file", Store::ProgramBinary,
-       [=](const CacheFiles& f) { directory_in_place(f.binary); }, check_binary_rewritten},
+       [](const CacheFiles& f) { directory_in_place(f.binary); }, check_binary_rewritten},
       // As root, the unreadable cases run in a probe as an unprivileged user instead (a test case below).
       {"program binary: unreadable (chmod 000)", Store::ProgramBinary,
-       [=](const CacheFiles& f) { unreadable(f.binary); }, check_binary_rewritten, true},
+       [](const CacheFiles& f) { unreadable(f.binary); }, check_binary_rewritten, true},
       {"program binary: read-only cache directory", Store::ProgramBinary,
        [](const CacheFiles& f) {
          fs::remove(f.binary);
          make_unwritable(f.binary.parent_path());
        },
-       [](const CacheFiles& f) {
-         CHECK(last_report_about(f.root.string()).find("cannot write the program cache") != std::string::npos);
-       }},
+       [](const CacheFiles& f) { CHECK(!last_report_about(f.root.string()).empty()); }},
+  };
+}
 
-      // --- the tuning database -------------------------------------------------------------------------------
-      {"tuning database: truncated", Store::TuningDatabase, [=](const CacheFiles& f) { truncate(f.database); },
+// A foreign or corrupt database is set aside and rebuilt; a directory in its place is left alone and not used.
+std::vector<DamageCase> database_damage_cases() {
+  return {
+      {"tuning database: truncated", Store::TuningDatabase, [](const CacheFiles& f) { truncate(f.database); },
        check_database_rebuilt},
-      {"tuning database: garbage", Store::TuningDatabase, [=](const CacheFiles& f) { garbage(f.database); },
+      {"tuning database: garbage", Store::TuningDatabase, [](const CacheFiles& f) { garbage(f.database); },
        check_database_rebuilt},
       {"tuning database: empty", Store::TuningDatabase, [](const CacheFiles& f) { replace_with(f.database, ""); },
        check_database_rebuilt},
@@ -273,35 +309,54 @@ std::vector<DamageCase> damage_cases() {
                                       device().info->fingerprint() + R"("}, "entries": [{"op": 3}]})");
        },
        check_database_rebuilt},
+      {"tuning database: nested deeper than the reader's bound", Store::TuningDatabase,
+       [](const CacheFiles& f) {
+         std::string text = text_of(f.database);
+         const auto at = text.find("\"params\": {") + 11;
+         text.insert(at, "\"deep\": " + std::string(200000, '[') + std::string(200000, ']') + ", ");
+         replace_with(f.database, text);
+       },
+       check_database_rebuilt},
+      {"tuning database: huge (a sparse file of 64 GiB)", Store::TuningDatabase,
+       [](const CacheFiles& f) { huge(f.database); },
+       [](const CacheFiles& f) {
+         check_database_rebuilt(f);
+         fs::remove(f.database.string() + ".corrupt");
+       }},
+      {"tuning database: a symbolic link to a valid copy (not followed)", Store::TuningDatabase,
+       [](const CacheFiles& f) { symlink_to_copy(f, f.database); }, check_database_rebuilt},
       {"tuning database: an older format version", Store::TuningDatabase,
        [](const CacheFiles& f) {
          replace_with(f.database, R"({"format": "tilecl-tuning", "version": 0, "device": {}, "entries": []})");
        },
        check_database_rebuilt},
-      {"tuning database: a newer format version (left alone, not used)", Store::TuningDatabase,
+      {"tuning database: a newer format version (set aside, rebuilt)", Store::TuningDatabase,
        [](const CacheFiles& f) {
          replace_with(f.database, R"({"format": "tilecl-tuning", "version": 999, "device": {}, "entries": []})");
        },
-       [=](const CacheFiles& f) {
-         database_kept("format version 999")(f);
-         CHECK(text_of(f.database).find("999") != std::string::npos);
+       [](const CacheFiles& f) {
+         database_set_aside(".foreign")(f);
+         CHECK(text_of(f.database.string() + ".foreign").find("999") != std::string::npos);
        }},
-      {"tuning database: another device or driver (left alone, not used)", Store::TuningDatabase,
+      {"tuning database: another device or driver (set aside, rebuilt)", Store::TuningDatabase,
        [](const CacheFiles& f) {
          DeviceInfo other = *device().info;
          other.driver_version = "some other driver";
-         const std::string text = detail::TuningDatabase::to_json_text(other, {});
-         replace_with(f.database, text);
+         replace_with(f.database, detail::TuningDatabase::to_json_text(other, {}));
        },
-       database_kept("another device or driver")},
+       [](const CacheFiles& f) {
+         database_set_aside(".foreign")(f);
+         CHECK(last_report_about(f.database.string()).find("another device or driver") != std::string::npos);
+       }},
       {"tuning database: hand-edited work-group size above CL_DEVICE_MAX_WORK_GROUP_SIZE", Store::TuningDatabase,
        [](const CacheFiles& f) {
          edit_entry(f.database, "axpy", {"naive", {{"WG_X", too_wide_work_group()}}});
        },
        [](const CacheFiles& f) {
-         // Refused by the device's limit, or before it by WG_X's range (1024) where the device allows more.
+         // Refused by the work-group rule, or before it by WG_X's declared range (which the value is beyond too).
          const std::string report = last_report_about(f.database.string());
-         CHECK((report.find("max work-group size") != std::string::npos || report.find("WG_X = ") != std::string::npos));
+         CHECK(
+             (report.find("max work-group size") != std::string::npos || report.find("WG_X = ") != std::string::npos));
          const auto used = tuning::parameters_for(device().queue, "axpy", "float", std::to_string(kLength));
          CHECK(used.origin == tuning::Origin::FirstUse);  // tuned again, the edited entry never launched
          CHECK(used.parameters != tuning::Parameters{"naive", {{"WG_X", too_wide_work_group()}}});
@@ -319,22 +374,136 @@ std::vector<DamageCase> damage_cases() {
          CHECK(used.parameters != transpose_tile_beyond_local_memory());
        }},
       {"tuning database: a directory in place of the file (left alone, not used)", Store::TuningDatabase,
-       [=](const CacheFiles& f) { directory_in_place(f.database); },
-       [=](const CacheFiles& f) {
-         database_kept("not a regular file")(f);
+       [](const CacheFiles& f) { directory_in_place(f.database); },
+       [](const CacheFiles& f) {
+         CHECK(last_report_about(f.database.string()).find("a directory") != std::string::npos);
          CHECK(fs::is_directory(f.database));
        }},
       {"tuning database: unreadable (chmod 000)", Store::TuningDatabase,
-       [=](const CacheFiles& f) { unreadable(f.database); }, check_database_rebuilt, true},
+       [](const CacheFiles& f) { unreadable(f.database); }, check_database_rebuilt, true},
       {"tuning database: read-only cache directory", Store::TuningDatabase,
        [](const CacheFiles& f) {
          fs::remove(f.database);
          make_unwritable(f.database.parent_path());
        },
-       [](const CacheFiles& f) {
-         CHECK(last_report_about(f.root.string()).find("cannot write the tuning database") != std::string::npos);
-       }},
+       [](const CacheFiles& f) { CHECK(!last_report_about(f.root.string()).empty()); }},
   };
+}
+
+// ---- files planted by someone else ---------------------------------------------------------------------------
+// Each case plants a valid file (right key, kernel names and checksum) whose axpy computes a wrong result, and gives
+// it away by one trust rule: a right result proves it was not used.
+
+constexpr std::uint32_t kOtherUser = 1;  // daemon: neither root nor the user tests run as
+
+void plant(const CacheFiles& files) { replace_with_bytes(files.binary, test::sabotaged_binary(files.binary)); }
+
+void give_to_other_user(const fs::path& path) { REQUIRE(::lchown(path.c_str(), kOtherUser, kOtherUser) == 0); }
+
+// The planted file is where it was, as it was: an untrusted directory is not written either.
+std::function<void(const CacheFiles&)> left_alone(std::string reason) {
+  return [reason](const CacheFiles& files) {
+    CHECK(last_report_about(files.root.string()).find(reason) != std::string::npos);
+    CHECK(fs::exists(fs::symlink_status(files.binary)));
+  };
+}
+
+// The other user's directory, holding a planted file of the binary's name.
+fs::path planted_elsewhere(const CacheFiles& files) {
+  const fs::path theirs = files.root.parent_path() / (files.root.filename().string() + "-theirs");
+  fs::create_directories(theirs);
+  replace_with_bytes(theirs / files.binary.filename(), test::sabotaged_binary(files.binary));
+  return theirs;
+}
+
+// Replaces the binary by a symbolic link to a planted file when read_file() is about to open it.
+void swap_before_open(const CacheFiles& files) {
+  const fs::path target = planted_elsewhere(files) / files.binary.filename();
+  auto armed = std::make_shared<bool>(true);
+  detail::set_before_open_hook_for_testing([armed, target, binary = files.binary](const fs::path& path) {
+    if (!*armed || path != binary) return;
+    *armed = false;
+    fs::remove(binary);
+    fs::create_symlink(target, binary);
+  });
+}
+
+std::vector<DamageCase> planted_cases() {
+  const auto binary_rejected = [](std::string reason) {
+    return [reason](const CacheFiles& f) {
+      check_binary_rewritten(f);
+      CHECK(last_report_about(f.binary.string()).find(reason) != std::string::npos);
+    };
+  };
+  return {
+      {"planted binary: the cache directory is writable by others (chmod 777)", Store::ProgramBinary,
+       [](const CacheFiles& f) {
+         plant(f);
+         fs::permissions(f.root, fs::perms::all);
+       },
+       left_alone("writable by others")},
+      {"planted binary: its folder is writable by its group (chmod 775)", Store::ProgramBinary,
+       [](const CacheFiles& f) {
+         plant(f);
+         fs::permissions(f.binary.parent_path(),
+                         fs::perms::owner_all | fs::perms::group_all | fs::perms::others_read | fs::perms::others_exec);
+       },
+       left_alone("writable by its group")},
+      {"planted binary: its folder belongs to another user", Store::ProgramBinary,
+       [](const CacheFiles& f) {
+         plant(f);
+         give_to_other_user(f.binary.parent_path());
+       },
+       left_alone("owned by user 1"), false, true},
+      {"planted binary: its folder is a symbolic link to another user's", Store::ProgramBinary,
+       [](const CacheFiles& f) {
+         const fs::path theirs = planted_elsewhere(f);
+         fs::remove_all(f.binary.parent_path());
+         fs::create_directory_symlink(theirs, f.binary.parent_path());
+       },
+       left_alone("symbolic link")},
+      {"planted binary: the file belongs to another user", Store::ProgramBinary,
+       [](const CacheFiles& f) {
+         plant(f);
+         give_to_other_user(f.binary);
+       },
+       binary_rejected("owned by user 1"), false, true},
+      {"planted binary: the file is writable by others", Store::ProgramBinary,
+       [](const CacheFiles& f) {
+         plant(f);
+         fs::permissions(f.binary, fs::perms::owner_read | fs::perms::owner_write | fs::perms::others_write);
+       },
+       binary_rejected("writable by others")},
+      {"planted binary: the file is a symbolic link to another user's file", Store::ProgramBinary,
+       [](const CacheFiles& f) {
+         const fs::path target = planted_elsewhere(f) / f.binary.filename();
+         fs::remove(f.binary);
+         fs::create_symlink(target, f.binary);
+       },
+       binary_rejected("symbolic link")},
+      {"planted binary: swapped for a symbolic link between the check and the open (simulated)", Store::ProgramBinary,
+       swap_before_open,
+       [binary_rejected](const CacheFiles& f) {
+         detail::set_before_open_hook_for_testing(nullptr);
+         binary_rejected("symbolic link")(f);
+       }},
+      {"tuning database: its folder is writable by others (not read, not written)", Store::TuningDatabase,
+       [](const CacheFiles& f) { fs::permissions(f.database.parent_path(), fs::perms::all); },
+       [](const CacheFiles& f) {
+         CHECK(last_report_about(f.root.string()).find("writable by others") != std::string::npos);
+         CHECK_FALSE(fs::exists(f.database.string() + ".corrupt"));
+         const auto used = tuning::parameters_for(device().queue, "axpy", "float", std::to_string(kLength));
+         CHECK(used.origin == tuning::Origin::FirstUse);
+       }},
+      {"tuning database: the file belongs to another user (set aside, rebuilt)", Store::TuningDatabase,
+       [](const CacheFiles& f) { give_to_other_user(f.database); }, check_database_rebuilt, false, true},
+  };
+}
+
+std::vector<DamageCase> damage_cases() {
+  std::vector<DamageCase> cases = binary_damage_cases();
+  for (auto more : {database_damage_cases(), planted_cases()}) cases.insert(cases.end(), more.begin(), more.end());
+  return cases;
 }
 
 // Runs the probe with the given cache and extra environment; returns its exit status and report.
@@ -350,21 +519,11 @@ std::vector<fs::path> temp_files(const fs::path& root) {
   return found;
 }
 
-// The prefix that runs a command as the unprivileged user nobody, or empty when this process cannot (not root,
-// or no setpriv).
-std::string as_nobody() {
-  if (::geteuid() != 0 || test::run_command("command -v setpriv >/dev/null 2>&1").status != 0) return {};
-  return "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-}
-
 // Runs the probe as nobody, with a cache (and PoCL's kernel cache) under `home`, which nobody may write.
 nlohmann::json probe_as_nobody(const std::string& home, const std::string& environment, const std::string& args) {
-  const std::string command = as_nobody() + "env HOME='" + home + "' XDG_CACHE_HOME='" + home + "' TILECL_CACHE_DIR='" +
-                              home + "/cache' " + environment + " '" + test::probe_path() + "' " + args +
-                              " 2>/dev/null";
-  auto result = test::run_command(command);
-  REQUIRE_MESSAGE(result.status == 0, command << " -> " << result.output);
-  return nlohmann::json::parse(result.output);
+  return test::probe_report(
+      "HOME='" + home + "' XDG_CACHE_HOME='" + home + "' TILECL_CACHE_DIR='" + home + "/cache' " + environment, args,
+      true);
 }
 
 // Makes a temp file look abandoned long ago, as after a crash.
@@ -391,7 +550,7 @@ TEST_SUITE("reliability.damaged_caches") {
       MESSAGE("file permissions bind this process: the table's chmod 000 cases ran in it");
       return;
     }
-    if (as_nobody().empty()) {
+    if (test::as_nobody().empty()) {
       MESSAGE("skipped: file permissions do not bind this process and setpriv is not available to drop them");
       return;
     }
@@ -436,12 +595,36 @@ TEST_SUITE("reliability.damaged_caches") {
     CHECK(damaged["correct"] == true);
     CHECK(damaged["reports"] == 1);
     CHECK(damaged["disk_writes"] == 0);
-    fs::permissions(programs, fs::perms::all);  // so that only the database's directory is read-only below
+    fs::permissions(programs, fs::perms::owner_all);  // so that only the database's directory is read-only below
     damaged = probe_as_nobody(home, "TILECL_TUNE=first-use", "choose axpy float 2^13");
     CHECK(damaged["origin"] == "first-use");
     CHECK(damaged["reports"] == 1);
     CHECK_FALSE(fs::exists(database));
     fs::permissions(database.parent_path(), fs::perms::all);
+  }
+
+  TEST_CASE("damaged caches: after a database of another device or a newer release, the next process does not tune") {
+    const std::string foreign_device = [] {
+      DeviceInfo other = *device().info;
+      other.driver_version = "some other driver";
+      return detail::TuningDatabase::to_json_text(other, {});
+    }();
+    const std::string newer_release = R"({"format": "tilecl-tuning", "version": 2, "device": {}, "entries": []})";
+    for (const std::string& text : {foreign_device, newer_release}) {
+      const std::string cache = test::temp_directory("foreign-database");
+      const fs::path database = fs::path(cache) / "tuning" / (device().info->fingerprint() + ".json");
+      fs::create_directories(database.parent_path());
+      replace_with(database, text);
+      const std::string environment = "TILECL_CACHE_DIR='" + cache + "' TILECL_TUNE=first-use TILECL_TUNE_BUDGET_MS=30";
+      const auto first = test::probe_report(environment, "choose axpy float 2^13");
+      CHECK(first["origin"] == "first-use");
+      CHECK(first["reports"] == 1);
+      const auto second = test::probe_report(environment, "choose axpy float 2^13");
+      CHECK(second["origin"] == "database");
+      CHECK(second["tunings"] == 0);
+      CHECK(second["reports"] == 0);
+      CHECK(text_of(database.string() + ".foreign") == text);
+    }
   }
 
   TEST_CASE("damaged caches: a database writer killed between temp file and rename leaves the old file intact") {

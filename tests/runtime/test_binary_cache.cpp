@@ -33,11 +33,19 @@ std::vector<fs::path> cached_binaries(const std::string& cache_directory) {
 TEST_SUITE("runtime.binary_cache") {
   TEST_CASE("binary cache: a file decodes only for its own key, intact") {
     const std::vector<unsigned char> binary{1, 2, 3, 4, 5, 250, 0, 7};
-    const auto file = detail::encode_binary_file("key text", binary);
+    const detail::CachedProgram program{{"family_a", "family_b"}, binary};
+    const auto file = detail::encode_binary_file("key text", program);
     std::string why;
     auto decoded = detail::decode_binary_file(file, "key text", why);
     REQUIRE(decoded.has_value());
-    CHECK(*decoded == binary);
+    CHECK(decoded->binary == binary);
+    CHECK(decoded->kernels == program.kernels);
+
+    auto renamed = detail::encode_binary_file("key text", {{"family_a", "family_c"}, binary});
+    std::copy(file.end() - static_cast<std::ptrdiff_t>(binary.size()) - 8, file.end(),
+              renamed.end() - static_cast<std::ptrdiff_t>(binary.size()) - 8);  // the checksum of the other names
+    CHECK_FALSE(detail::decode_binary_file(renamed, "key text", why).has_value());
+    CHECK(why.find("checksum") != std::string::npos);
 
     CHECK_FALSE(detail::decode_binary_file(file, "another key", why).has_value());
     CHECK(why.find("another key") != std::string::npos);

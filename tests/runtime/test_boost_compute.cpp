@@ -2,6 +2,7 @@
 
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/container/vector.hpp>
+#include <boost/compute/user_event.hpp>
 
 #include "reference/gemm_reference.hpp"
 #include "reference/image_reference.hpp"
@@ -157,5 +158,141 @@ TEST_SUITE("runtime.boost_compute") {
     cl::Buffer buffer = compute::buffer(x);
     CHECK(buffer() == x.get_buffer().get());
     CHECK(buffer.getInfo<CL_MEM_SIZE>() >= 16 * sizeof(float));
+  }
+
+  TEST_CASE("boost compute: ranges and start iterators are offsets, and elements outside them stay untouched") {
+    boost::compute::context context(device().context());
+    boost::compute::command_queue queue(context, boost::compute::device(device().device()));
+    auto random = test::random_engine("boost-ranges");
+    const std::size_t n = 1009, x_at = 3, y_at = 11;
+    auto x_host = test::random_vector<float>(n + 20, random), y_host = test::random_vector<float>(n + 20, random);
+    boost::compute::vector<float> x(x_host.begin(), x_host.end(), queue), y(y_host.begin(), y_host.end(), queue);
+    compute::axpy(queue, -2.0f, x.begin() + x_at, x.begin() + x_at + n, y.begin() + y_at).wait();
+    std::vector<float> got(n + 20);
+    boost::compute::copy(y.begin(), y.end(), got.begin(), queue);
+    std::vector<double> want(y_host.begin(), y_host.end());
+    for (std::size_t i = 0; i < n; ++i) want[y_at + i] = -2.0 * x_host[x_at + i] + y_host[y_at + i];
+    test::check_all_close(got, want, 1e-6, "axpy over a range (elements outside it unchanged)");
+
+    boost::compute::vector<float> c(y_host.begin(), y_host.end(), queue);
+    compute::vector_add(queue, x.begin() + 1, x.begin() + 1 + n, x.begin() + 2, c.begin() + 4).wait();
+    boost::compute::copy(c.begin(), c.end(), got.begin(), queue);
+    want.assign(y_host.begin(), y_host.end());
+    for (std::size_t i = 0; i < n; ++i) want[4 + i] = static_cast<double>(x_host[1 + i]) + x_host[2 + i];
+    test::check_all_close(got, want, 1e-6, "vector_add over ranges");
+
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sum += x_host[x_at + i];
+    CHECK(compute::reduce_value(queue, ReduceOp::Sum, x.begin() + x_at, x.begin() + x_at + n) ==
+          doctest::Approx(sum).epsilon(1e-5));
+    const auto smallest = std::min_element(x_host.begin() + x_at, x_host.begin() + x_at + n) - x_host.begin();
+    CHECK(compute::reduce_index(queue, ReduceOp::ArgMin, x.begin() + x_at, x.begin() + x_at + n) ==
+          static_cast<std::size_t>(smallest) - x_at);
+    CHECK_THROWS_AS(compute::axpy(queue, 1.0f, x.begin() + 5, x.begin() + 2, y.begin()), Error);
+    CHECK_THROWS_AS(compute::axpy(queue, 1.0f, x.begin(), y.end(), c.begin()), Error);
+
+    // A transpose and a gemm on sub-matrices: start iterators with leading dimensions.
+    const std::size_t rows = 13, cols = 9, ld = 17;
+    compute::transpose(queue, rows, cols, x.begin() + 5, ld, c.begin() + 2, rows + 1).wait();
+    boost::compute::copy(c.begin(), c.end(), got.begin(), queue);
+    std::size_t bad = 0;
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t col = 0; col < cols; ++col) bad += got[2 + col * (rows + 1) + r] != x_host[5 + r * ld + col];
+    CHECK(bad == 0);
+  }
+
+  TEST_CASE("boost compute: an op waits for the events of its wait list") {
+    boost::compute::context context(device().context());
+    boost::compute::command_queue queue(context, boost::compute::device(device().device()));
+    std::vector<float> x_host{1, 2, 3, 4, 5}, y_host{10, 20, 30, 40, 50};
+    boost::compute::vector<float> x(x_host.begin(), x_host.end(), queue), y(y_host.begin(), y_host.end(), queue);
+    queue.finish();
+    boost::compute::user_event gate(context);
+    boost::compute::event done = compute::axpy(queue, 2.0f, x, y, boost::compute::wait_list(gate));
+    REQUIRE(done.get() != nullptr);
+    queue.flush();
+    CHECK(done.status() != CL_COMPLETE);
+    gate.set_status(CL_COMPLETE);
+    done.wait();
+    std::vector<float> got(5);
+    boost::compute::copy(y.begin(), y.end(), got.begin(), queue);
+    CHECK(got == std::vector<float>{12, 24, 36, 48, 60});
+    boost::compute::vector<float> sum(1, context);
+    boost::compute::user_event second_gate(context);
+    done = compute::reduce(queue, ReduceOp::Sum, x, sum, boost::compute::wait_list(second_gate));
+    queue.flush();
+    CHECK(done.status() != CL_COMPLETE);
+    second_gate.set_status(CL_COMPLETE);
+    done.wait();
+    boost::compute::copy(sum.begin(), sum.end(), got.begin(), queue);
+    CHECK(got[0] == 15.0f);
+  }
+
+  TEST_CASE("boost compute: reduce into a device vector, values and indices") {
+    boost::compute::context context(device().context());
+    boost::compute::command_queue queue(context, boost::compute::device(device().device()));
+    auto random = test::random_engine("boost-reduce-device");
+    auto host = test::random_vector<float>(4099, random);
+    boost::compute::vector<float> x(host.begin(), host.end(), queue), result(3, context);
+    boost::compute::vector<std::int32_t> index(2, context);
+    compute::reduce(queue, ReduceOp::Max, x, result).wait();
+    compute::reduce(queue, ReduceOp::Min, x.begin() + 1, x.end(), result.begin() + 2).wait();
+    compute::reduce(queue, ReduceOp::ArgMax, x.begin() + 7, x.end(), index.begin() + 1).wait();
+    std::vector<float> values(3);
+    std::vector<std::int32_t> indices(2);
+    boost::compute::copy(result.begin(), result.end(), values.begin(), queue);
+    boost::compute::copy(index.begin(), index.end(), indices.begin(), queue);
+    CHECK(values[0] == *std::max_element(host.begin(), host.end()));
+    CHECK(values[2] == *std::min_element(host.begin() + 1, host.end()));
+    CHECK(indices[1] == std::max_element(host.begin() + 7, host.end()) - (host.begin() + 7));
+    // The result's type must fit the op: an index is an int32, a value of the input's type.
+    CHECK_THROWS_AS(compute::reduce(queue, ReduceOp::ArgMax, x, result), Error);
+    CHECK_THROWS_AS(compute::reduce(queue, ReduceOp::Sum, x, index), Error);
+    boost::compute::vector<float> empty(context);
+    CHECK_THROWS_AS(compute::reduce(queue, ReduceOp::Sum, x, empty), Error);
+  }
+
+  TEST_CASE("boost compute: convolve2d and separable_filter match the host reference") {
+    boost::compute::context context(device().context());
+    boost::compute::command_queue queue(context, boost::compute::device(device().device()));
+    auto random = test::random_engine("boost-filters");
+    const std::size_t width = 37, height = 23, channels = 3, row = width * channels;
+    const long w = static_cast<long>(width), h = static_cast<long>(height);
+    auto src_host = test::random_vector<float>(row * height, random);
+    auto filter_host = test::random_vector<float>(5 * 3, random);
+    auto row_taps = test::random_vector<float>(7, random), column_taps = test::random_vector<float>(3, random);
+    boost::compute::vector<float> src(src_host.begin(), src_host.end(), queue), dst(row * height, context);
+    boost::compute::vector<float> filter(filter_host.begin(), filter_host.end(), queue);
+    boost::compute::vector<float> row_filter(row_taps.begin(), row_taps.end(), queue);
+    boost::compute::vector<float> column_filter(column_taps.begin(), column_taps.end(), queue);
+    std::vector<float> got(row * height);
+    for (Border border : {Border::Clamp, Border::Mirror}) {
+      CAPTURE(to_string(border));
+      const auto ref_border = static_cast<reference::Border>(static_cast<int>(border));
+      compute::convolve2d(queue, width, height, channels, src, dst, filter, 5, 3, border).wait();
+      boost::compute::copy(dst.begin(), dst.end(), got.begin(), queue);
+      auto want = reference::convolve2d(src_host.data(), w, h, channels, w * 3, filter_host, 2, 1, ref_border);
+      test::check_all_close(got, want, 1e-5, "convolve2d on Boost.Compute vectors");
+
+      compute::separable_filter(queue, width, height, channels, src, dst, row_filter, column_filter, border).wait();
+      boost::compute::copy(dst.begin(), dst.end(), got.begin(), queue);
+      want = reference::separable_filter(src_host.data(), w, h, channels, w * 3, row_taps, column_taps, ref_border);
+      test::check_all_close(got, want, 1e-5, "separable_filter on Boost.Compute vectors");
+    }
+    // A sub-image: the 20 x 10 block at (4, 5) of the source, filtered into the top-left of dst (pitch kept).
+    compute::convolve2d(queue, 20, 10, channels, src.begin() + 5 * row + 4 * channels, row, dst.begin(), row,
+                        filter.begin(), 5, 3, Border::Wrap)
+        .wait();
+    boost::compute::copy(dst.begin(), dst.end(), got.begin(), queue);
+    auto want = reference::convolve2d(src_host.data() + 5 * row + 4 * channels, 20, 10, channels, w * 3, filter_host, 2,
+                                      1, reference::Border::Wrap);
+    std::size_t bad = 0;
+    for (std::size_t y = 0; y < 10; ++y)
+      for (std::size_t e = 0; e < 20 * channels; ++e)
+        bad += !reference::matches_float(want[y * 20 * channels + e], got[y * row + e], 1e-5);
+    CHECK(bad == 0);
+    boost::compute::vector<float> short_filter(14, context);
+    CHECK_THROWS_AS(compute::convolve2d(queue, width, height, channels, src, dst, short_filter, 5, 3, Border::Zero),
+                    Error);
   }
 }

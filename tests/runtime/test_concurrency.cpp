@@ -147,6 +147,26 @@ TEST_SUITE("runtime.concurrency") {
     CHECK(records.entries.size() == kProcesses * kEntriesEach);
   }
 
+  TEST_CASE("concurrency: first use from many threads in a fresh process (discovery, device, build, tuning) is safe") {
+    // PoCL's start-up is not thread safe: select_device() from 8 threads at once crashed in every run before
+    // discovery was serialised. Each run is a fresh process, so every first use happens from 8 threads at once.
+    // Under AddressSanitizer, use_sigaltstack=0: the first thread to compile makes PoCL's LLVM replace that thread's
+    // alternate signal stack with one of its own (malloc'd), which ASan then fails to unmap when the thread exits.
+    constexpr int kRuns = 4;
+    for (int run = 0; run < kRuns; ++run) {
+      CAPTURE(run);
+      const std::string cache = test::temp_directory("concurrency-first-use");
+      const auto result = test::run_command(
+          "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:use_sigaltstack=0}\" "
+          "TILECL_CACHE_DIR='" +
+          cache + "' TILECL_TUNE=first-use '" + test::probe_path() + "' threads 8 2>/dev/null");
+      REQUIRE_MESSAGE(result.status == 0, "probe exit status " << result.status << ": " << result.output);
+      const auto report = nlohmann::json::parse(result.output);
+      CHECK_MESSAGE(report["correct"] == true, report.dump());
+      CHECK(report["compiles"].get<int>() >= 1);
+    }
+  }
+
   TEST_CASE("concurrency: contexts created, used and released in turn do not accumulate cached state") {
     const auto sizes = test::small_mixed_sizes();
     auto random = test::random_engine("concurrency-contexts");

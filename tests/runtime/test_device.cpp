@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
 #include <cctype>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "support/fixture.hpp"
 #include "tilecl/device.hpp"
@@ -63,5 +66,51 @@ TEST_SUITE("runtime.device") {
     CHECK(tilecl::split_device_selector("1:2") == std::make_pair(std::string("1"), std::string("2")));
     CHECK(tilecl::split_device_selector("nvidia") == std::make_pair(std::string("nvidia"), std::string()));
     CHECK(tilecl::split_device_selector(":h200") == std::make_pair(std::string(), std::string("h200")));
+  }
+
+  TEST_CASE("device: selection by type, from the argument and from TILECL_DEVICE, and the errors of a type absent") {
+    const auto& info = *device().info;
+    const cl_device_type type = info.is_gpu()   ? CL_DEVICE_TYPE_GPU
+                                : info.is_cpu() ? CL_DEVICE_TYPE_CPU
+                                                : CL_DEVICE_TYPE_ACCELERATOR;
+    const char* word = info.is_gpu() ? "Gpu" : info.is_cpu() ? "CPU" : "accelerator";  // any case
+    CHECK((tilecl::device_info(tilecl::select_device(type)).type & type) != 0);
+    CHECK((tilecl::device_info(tilecl::select_device("", word)).type & type) != 0);
+    {
+      tilecl::test::ScopedEnv chosen("TILECL_DEVICE", word);
+      CHECK((tilecl::device_info(tilecl::select_device()).type & type) != 0);
+    }
+    CHECK_THROWS_WITH_AS(tilecl::select_device(CL_DEVICE_TYPE_ALL), doctest::Contains("CL_INVALID_DEVICE_TYPE"),
+                         tilecl::Error);
+
+    // A type no platform has: refused with what there is.
+    std::vector<cl::Platform> platforms;
+    cl::Platform::get(&platforms);
+    cl_device_type present = 0;
+    for (const auto& platform : platforms) {
+      std::vector<cl::Device> devices;
+      platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+      for (const auto& each : devices) present |= each.getInfo<CL_DEVICE_TYPE>();
+    }
+    for (const auto& [absent, name] : {std::pair{CL_DEVICE_TYPE_ACCELERATOR, "accelerator"},
+                                       std::pair{CL_DEVICE_TYPE_GPU, "GPU"}, std::pair{CL_DEVICE_TYPE_CPU, "CPU"}}) {
+      if ((present & absent) != 0) continue;
+      try {
+        tilecl::select_device(absent);
+        FAIL("a device of a type no platform has was selected");
+      } catch (const tilecl::Error& error) {
+        CHECK(error.status() == CL_DEVICE_NOT_FOUND);
+        CHECK(std::string(error.what()).find(std::string("no ") + name + " device; available: [0] ") !=
+              std::string::npos);
+      }
+    }
+  }
+
+  TEST_CASE("device: error names cover the codes of later OpenCL versions and of the ICD loader") {
+    CHECK(tilecl::cl_error_name(-1001) == "CL_PLATFORM_NOT_FOUND_KHR");
+    CHECK(tilecl::cl_error_name(-70) == "CL_INVALID_DEVICE_QUEUE");
+    CHECK(tilecl::cl_error_name(-12345) == "CL_UNKNOWN_ERROR(-12345)");
+    CHECK(std::string(tilecl::Error("select_device", "platform", -1001, "none").what()) ==
+          "tilecl::select_device: platform: none [CL_PLATFORM_NOT_FOUND_KHR]");
   }
 }

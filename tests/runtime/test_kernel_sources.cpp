@@ -46,6 +46,7 @@ TEST_SUITE("runtime.kernel_sources") {
   }
 
   TEST_CASE("kernel sources: the embedded text is the file in kernels/ after the common header") {
+    REQUIRE_MESSAGE(!test::source_directory().empty(), "no kernels/ found: set TILECL_TEST_SOURCE_DIR");
     for (const auto& family : detail::kernel_families()) {
       std::ifstream file(test::source_directory() + "/kernels/" + family + ".cl");
       REQUIRE(file);
@@ -57,6 +58,7 @@ TEST_SUITE("runtime.kernel_sources") {
   }
 
   TEST_CASE("kernel sources: TILECL_KERNEL_DIR reads the sources from disk instead") {
+    REQUIRE_MESSAGE(!test::source_directory().empty(), "no kernels/ found: set TILECL_TEST_SOURCE_DIR");
     const std::string directory = test::temp_directory("kernels");
     std::filesystem::copy(test::source_directory() + "/kernels", directory,
                           std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);

@@ -76,10 +76,11 @@ TEST_SUITE("runtime.macro_contract") {
   TEST_CASE("macro contract: every build parameter of every search space is a macro its kernel family reads") {
     const HostMacros host = host_macros();
     REQUIRE(host.parameters.size() >= 5);
-    for (const auto& [family, names] : host.parameters) {
+    for (const auto& entry : host.parameters) {
+      const std::string& family = entry.first;
       const std::string text = detail::kernel_source(family).text;
       const auto declared = declared_macros(text);
-      for (const auto& name : names) {
+      for (const auto& name : entry.second) {
         CAPTURE(family);
         CAPTURE(name);
         CHECK(declared.count(name) == 1);
@@ -109,12 +110,13 @@ TEST_SUITE("runtime.macro_contract") {
 
   TEST_CASE("macro contract: every macro a kernel file declares a default for is one the host sets") {
     const HostMacros host = host_macros();
-    for (const auto& [family, rendered] : host.rendered) {
+    for (const auto& entry : host.rendered) {
+      const std::string& family = entry.first;
       const auto declared = declared_macros(detail::kernel_source(family).text);
       for (const auto& name : declared) {
         CAPTURE(family);
         CAPTURE(name);
-        CHECK(rendered.count(name) == 1);
+        CHECK(entry.second.count(name) == 1);
       }
     }
   }

@@ -9,6 +9,8 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "log.hpp"
 
@@ -41,18 +43,48 @@ std::mt19937_64 random_engine(const std::string& salt) {
   return std::mt19937_64(seed() ^ std::hash<std::string>{}(salt));
 }
 
-// Beside the test executable, so a build directory copied to another machine still finds it.
-std::string probe_path() {
+namespace {
+
+std::filesystem::path executable_directory() {
   std::error_code error;
-  const auto beside = std::filesystem::read_symlink("/proc/self/exe", error).parent_path() / "tilecl_test_probe";
-  if (!error && std::filesystem::exists(beside)) return beside.string();
-  return TILECL_PROBE_PATH;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::filesystem::path() : executable.parent_path();
 }
 
-// The source tree as configured, or the working directory when the build was moved (run from the root).
+// The first of `candidates` that exists, or "" (each candidate is a path to check and the path to return).
+std::string first_existing(const std::vector<std::pair<std::filesystem::path, std::string>>& candidates) {
+  std::error_code error;
+  for (const auto& [check, result] : candidates)
+    if (!check.empty() && std::filesystem::exists(check, error)) return result;
+  return "";
+}
+
+}  // namespace
+
+// $TILECL_TEST_PROBE, else beside the test executable (so a test folder copied to another machine finds it),
+// else where the build put it.
+std::string probe_path() {
+  static const std::string path = [] {
+    if (const char* chosen = std::getenv("TILECL_TEST_PROBE"); chosen != nullptr && *chosen != '\0')
+      return std::string(chosen);
+    const auto beside = executable_directory() / "tilecl_test_probe";
+    const std::string found = first_existing({{beside, beside.string()}, {TILECL_PROBE_PATH, TILECL_PROBE_PATH}});
+    return found.empty() ? beside.string() : found;
+  }();
+  return path;
+}
+
+// A directory holding kernels/: $TILECL_TEST_SOURCE_DIR, else the copy the build puts beside the test
+// executable (test-data/kernels), else the source tree as configured. Empty when none has kernels/.
 std::string source_directory() {
-  if (std::filesystem::exists(std::string(TILECL_SOURCE_DIR) + "/kernels")) return TILECL_SOURCE_DIR;
-  return std::filesystem::current_path().string();
+  static const std::string path = [] {
+    if (const char* chosen = std::getenv("TILECL_TEST_SOURCE_DIR"); chosen != nullptr && *chosen != '\0')
+      return std::string(chosen);
+    const auto beside = executable_directory() / "test-data";
+    return first_existing(
+        {{beside / "kernels", beside.string()}, {std::string(TILECL_SOURCE_DIR) + "/kernels", TILECL_SOURCE_DIR}});
+  }();
+  return path;
 }
 
 std::string temp_directory(const std::string& name) {
@@ -61,6 +93,10 @@ std::string temp_directory(const std::string& name) {
               ("tilecl-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + name);
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(path);
+  // 0755 whatever the umask: a cache there must pass tilecl's trust checks (not writable by group or others).
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                         std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                         std::filesystem::perms::others_exec);
   return path.string();
 }
 
@@ -92,6 +128,20 @@ bool file_permissions_enforced() {
     return blocked;
   }();
   return enforced;
+}
+
+std::string as_nobody() {
+  if (::geteuid() != 0 || run_command("command -v setpriv >/dev/null 2>&1").status != 0) return {};
+  return "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+}
+
+nlohmann::json probe_report(const std::string& environment, const std::string& args, bool unprivileged) {
+  const std::string command = (unprivileged ? as_nobody() : std::string()) + "env " + environment + " '" +
+                              probe_path() + "' " + args + " 2>/dev/null";
+  auto result = run_command(command);
+  const bool reported = (result.status == 0 || result.status == 1) && nlohmann::json::accept(result.output);
+  REQUIRE_MESSAGE(reported, command << " -> exit status " << result.status << ", " << result.output);
+  return nlohmann::json::parse(result.output);
 }
 
 ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {

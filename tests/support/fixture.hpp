@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -32,7 +33,11 @@ TestDevice& device();
 std::uint64_t seed();
 std::mt19937_64 random_engine(const std::string& salt);
 
-// Path of the second-process helper (tests/support/probe.cpp) and a fresh temp directory.
+// Path of the second-process helper (tests/support/probe.cpp): $TILECL_TEST_PROBE, else beside the test
+// executable, else where the build put it. The directory holding the kernel sources (kernels/*.cl) the
+// embedded copies are compared with: $TILECL_TEST_SOURCE_DIR, else test-data/ beside the executable (the build
+// copies kernels/ there), else the source tree; empty when none has them. Both are relative to the executable
+// first, so a test folder copied to another machine runs every suite. A fresh temp directory.
 std::string probe_path();
 std::string source_directory();
 std::string temp_directory(const std::string& name);
@@ -51,6 +56,15 @@ std::size_t reports_mentioning(const std::string& text);
 // Whether file permissions bind this process. They do not for root (CAP_DAC_OVERRIDE reads and writes through
 // chmod 000 and read-only directories); tests of unreadable or read-only files then use another way or skip.
 bool file_permissions_enforced();
+
+// The prefix that runs a command as the unprivileged user nobody (setpriv), or empty when this process cannot
+// (it is not root, or setpriv is missing).
+std::string as_nobody();
+
+// Runs the probe (tests/support/probe.cpp) as `env <environment> probe <args>`, as nobody when `unprivileged`,
+// and returns the JSON report it prints; fails the test case when it prints none (exit status 1 with a report
+// means a wrong result: the report says so).
+nlohmann::json probe_report(const std::string& environment, const std::string& args, bool unprivileged = false);
 
 // Sets an environment variable for the scope of the object, restoring the previous value after.
 class ScopedEnv {

@@ -46,7 +46,10 @@ int main(int argc, char** argv) {
     auto& d = tilecl::test::device();
     std::cout << "[tilecl tests] device: " << d.info->device_name << " (" << d.info->platform_name << ", "
               << d.info->driver_version << ")  seed: " << tilecl::test::seed()
-              << "  (reproduce with TILECL_TEST_SEED=" << tilecl::test::seed() << ")" << std::endl;
+              << "  (reproduce with TILECL_TEST_SEED=" << tilecl::test::seed()
+              << ")\n[tilecl tests] probe: " << tilecl::test::probe_path() << "  kernel sources: "
+              << (tilecl::test::source_directory().empty() ? "(none found)" : tilecl::test::source_directory())
+              << std::endl;
     doctest::Context context(argc, argv);
     status = context.run();
     if (status == 0 && RunCounter::test_cases == 0 && !context.shouldExit()) {

@@ -3,11 +3,17 @@
 //   tilecl_test_probe choose OP DTYPE SHAPE  resolves the parameters a call would use (may tune)
 //   tilecl_test_probe record PREFIX COUNT    merges COUNT tuning-database entries (ops PREFIX0, PREFIX1, ...)
 //                                            into the device's database, one merge each
+//   tilecl_test_probe threads N              N threads start at once, each selecting the device, making its own
+//                                            context and queue and checking an axpy and a reduce_value: every
+//                                            first use (discovery, device query, build, tuning) from N threads
 // Every report includes the statistics and "reports", the number of warnings the library printed.
+#include <atomic>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "log.hpp"
@@ -89,6 +95,57 @@ int run_record(const std::string& prefix, std::size_t count) {
   return written ? 0 : 1;
 }
 
+// One thread's first use: device, context, queue, two ops; an empty string when right, else what went wrong.
+std::string first_use_round(std::size_t index) {
+  try {
+    cl::Device device = tilecl::select_device();
+    cl::Context context(device);
+    cl::CommandQueue queue(context, device);
+    const std::size_t n = 3000 + 7 * index;
+    std::vector<float> x(n), y(n);
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = static_cast<float>((i * 7 + index) % 13) * 0.25f;
+      y[i] = static_cast<float>(i % 3);
+      sum += x[i];
+    }
+    cl::Buffer x_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), x.data());
+    cl::Buffer y_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), y.data());
+    tilecl::axpy<float>(queue, n, 2.0f, x_buffer, 0, y_buffer, 0);
+    const float got_sum = tilecl::reduce_value<float>(queue, tilecl::ReduceOp::Sum, n, x_buffer, 0);
+    std::vector<float> result(n);
+    queue.enqueueReadBuffer(y_buffer, CL_TRUE, 0, n * sizeof(float), result.data());
+    for (std::size_t i = 0; i < n; ++i)
+      if (result[i] != 2.0f * x[i] + y[i]) return "axpy wrong at " + std::to_string(i);
+    if (std::abs(got_sum - sum) > 1e-3 * sum)
+      return "reduce_value " + std::to_string(got_sum) + " != " + std::to_string(sum);
+    return {};
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+}
+
+int run_threads(std::size_t count) {
+  std::vector<std::string> failures(count);
+  std::atomic<std::size_t> ready{0};
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < count; ++t) {
+    threads.emplace_back([&, t] {
+      ++ready;
+      while (ready < count) std::this_thread::yield();
+      failures[t] = first_use_round(t);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  nlohmann::json out = statistics_json();
+  out["failures"] = nlohmann::json::array();
+  for (const auto& failure : failures)
+    if (!failure.empty()) out["failures"].push_back(failure);
+  out["correct"] = out["failures"].empty();
+  std::cout << out.dump() << std::endl;
+  return out["correct"] ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,7 +154,8 @@ int main(int argc, char** argv) {
     if (args.size() == 2 && args[0] == "axpy") return run_axpy(std::stoul(args[1]));
     if (args.size() == 4 && args[0] == "choose") return run_choose(args[1], args[2], args[3]);
     if (args.size() == 3 && args[0] == "record") return run_record(args[1], std::stoul(args[2]));
-    std::cerr << "usage: tilecl_test_probe axpy N | choose OP DTYPE SHAPE | record PREFIX COUNT\n";
+    if (args.size() == 2 && args[0] == "threads") return run_threads(std::stoul(args[1]));
+    std::cerr << "usage: tilecl_test_probe axpy N | choose OP DTYPE SHAPE | record PREFIX COUNT | threads N\n";
     return 2;
   } catch (const std::exception& error) {
     std::cerr << "tilecl_test_probe: " << error.what() << std::endl;

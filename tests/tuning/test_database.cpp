@@ -113,4 +113,23 @@ TEST_SUITE("tuning.database") {
       CHECK(why.find("malformed") != std::string::npos);
     }
   }
+
+  TEST_CASE("tuning database: erase_entry drops one entry (and only one) under the writer lock") {
+    const fs::path path = test::temp_directory("db-erase") + "/device.json";
+    TuningDatabase database(path, *test::device().info);
+    CHECK_FALSE(database.erase_entry("axpy", "float", "n<2^14"));  // no file
+    REQUIRE(database.merge({{entry("axpy", "n<2^14", 64), entry("axpy", "n<2^18", 128)}, {}}));
+    CHECK_FALSE(database.erase_entry("axpy", "double", "n<2^14"));
+    CHECK(database.erase_entry("axpy", "float", "n<2^14"));
+    const auto loaded = database.load();
+    REQUIRE(loaded.entries.size() == 1);
+    CHECK(loaded.entries[0].bucket == "n<2^18");
+    CHECK_FALSE(database.erase_entry("axpy", "float", "n<2^14"));  // already gone
+  }
+
+  TEST_CASE("tuning database: the JSON nesting bound counts brackets outside strings only") {
+    CHECK_FALSE(json_deeper_than(R"({"a": [[1]], "b": "[[[[[[[[[[[[\"{{{{{{{{{{{\\"})", 3));
+    CHECK(json_deeper_than(R"({"a": [[[1]]]})", 3));
+    CHECK_FALSE(json_deeper_than(R"({"a": [[[1]]]})", 4));
+  }
 }

@@ -155,10 +155,10 @@ TILECL_GEMM_INSTANTIATE(double)
 }  // namespace detail
 
 template <typename T>
-cl::Event gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
-               std::size_t n, std::size_t k, T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-               const cl::Buffer& b, std::size_t b_offset, std::size_t ldb, T beta, cl::Buffer& c, std::size_t c_offset,
-               std::size_t ldc, const std::vector<cl::Event>* wait) {
+detail::GemmEvent<T> gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
+                          std::size_t n, std::size_t k, T alpha, const cl::Buffer& a, std::size_t a_offset,
+                          std::size_t lda, const cl::Buffer& b, std::size_t b_offset, std::size_t ldb, T beta,
+                          cl::Buffer& c, std::size_t c_offset, std::size_t ldc, const std::vector<cl::Event>* wait) {
   const auto call =
       detail::gemm::make_call(layout, trans_a, trans_b, m, n, k, a, a_offset, lda, b, b_offset, ldb, c, c_offset, ldc);
   return detail::run_op(detail::gemm::GemmOp<T>{}, nullptr, queue, {call, alpha, beta, nullptr}, wait);

@@ -18,10 +18,11 @@ namespace tilecl::detail {
 // T: half, bfloat16, or float (TF32 mode). `events` (optional) receives every launch's event, for timing.
 template <typename T>
 cl::Event gemm_mma_with(const Config& config, cl::CommandQueue& queue, Layout layout, Transpose trans_a,
-                        Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const cl::Buffer& a,
-                        std::size_t a_offset, std::size_t lda, const cl::Buffer& b, std::size_t b_offset,
-                        std::size_t ldb, float beta, cl::Buffer& c, std::size_t c_offset, std::size_t ldc,
-                        const std::vector<cl::Event>* wait = nullptr, std::vector<cl::Event>* events = nullptr);
+                        Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
+                        const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& b,
+                        std::size_t b_offset, std::size_t ldb, float beta, cl::Buffer& c, std::size_t c_offset,
+                        std::size_t ldc, const std::vector<cl::Event>* wait = nullptr,
+                        std::vector<cl::Event>* events = nullptr);
 
 // The element format a storage type computes in: half -> F16, bfloat16 -> BF16, float -> TF32.
 template <typename T>

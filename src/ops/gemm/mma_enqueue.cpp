@@ -56,8 +56,8 @@ cl::Event enqueue_mma(const QueueTarget& target, cl::CommandQueue& queue, Resolv
   check_work_group_fits(kOp, *resolved.program, plan.kernel, plan.work_group);
   std::unique_ptr<WorkspaceLease> lease;
   if (plan.workspace > 0)
-    lease = std::make_unique<WorkspaceLease>(acquire_workspace(kOp, target.context, target.device, kFamily,
-                                                               plan.workspace * format.element_size, wait));
+    lease = std::make_unique<WorkspaceLease>(
+        acquire_workspace(kOp, target.context, target.device, kFamily, plan.workspace * format.element_size, wait));
   cl::Buffer scratch = lease ? lease->buffer() : cl::Buffer();
   LaunchChain chain(queue, lease ? lease->wait_list() : wait, events);
   Operand a = problem.a, b = problem.b;

@@ -64,10 +64,10 @@ bool tf32_on_tensor_cores(const DeviceInfo& device, Layout layout, Transpose tra
 
 template <typename T>
 cl::Event gemm_mma_with(const Config& config, cl::CommandQueue& queue, Layout layout, Transpose trans_a,
-                        Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const cl::Buffer& a,
-                        std::size_t a_offset, std::size_t lda, const cl::Buffer& b, std::size_t b_offset,
-                        std::size_t ldb, float beta, cl::Buffer& c, std::size_t c_offset, std::size_t ldc,
-                        const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
+                        Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
+                        const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& b,
+                        std::size_t b_offset, std::size_t ldb, float beta, cl::Buffer& c, std::size_t c_offset,
+                        std::size_t ldc, const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
   const auto call =
       gemm::mma::make_call(layout, trans_a, trans_b, m, n, k, a, a_offset, lda, b, b_offset, ldb, c, c_offset, ldc);
   return run_op(gemm::mma::MmaGemmOp<T>{}, &config, queue, {call, alpha, beta, events}, wait);
@@ -100,14 +100,14 @@ std::vector<TunableOp> gemm_mma_tunable_ops() {
   return {op};
 }
 
-#define TILECL_GEMM_MMA_INSTANTIATE(T)                                                                                \
-  template cl::Event gemm_mma_with<T>(const Config&, cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t,    \
-                                      std::size_t, std::size_t, float, const cl::Buffer&, std::size_t, std::size_t,   \
-                                      const cl::Buffer&, std::size_t, std::size_t, float, cl::Buffer&, std::size_t,   \
-                                      std::size_t, const std::vector<cl::Event>*, std::vector<cl::Event>*);           \
-  template cl::Event gemm_mma<T>(cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t, std::size_t,           \
-                                 std::size_t, float, const cl::Buffer&, std::size_t, std::size_t, const cl::Buffer&,  \
-                                 std::size_t, std::size_t, float, cl::Buffer&, std::size_t, std::size_t,              \
+#define TILECL_GEMM_MMA_INSTANTIATE(T)                                                                               \
+  template cl::Event gemm_mma_with<T>(const Config&, cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t,   \
+                                      std::size_t, std::size_t, float, const cl::Buffer&, std::size_t, std::size_t,  \
+                                      const cl::Buffer&, std::size_t, std::size_t, float, cl::Buffer&, std::size_t,  \
+                                      std::size_t, const std::vector<cl::Event>*, std::vector<cl::Event>*);          \
+  template cl::Event gemm_mma<T>(cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t, std::size_t,          \
+                                 std::size_t, float, const cl::Buffer&, std::size_t, std::size_t, const cl::Buffer&, \
+                                 std::size_t, std::size_t, float, cl::Buffer&, std::size_t, std::size_t,             \
                                  const std::vector<cl::Event>*);
 TILECL_GEMM_MMA_INSTANTIATE(half)
 TILECL_GEMM_MMA_INSTANTIATE(bfloat16)
@@ -117,11 +117,10 @@ TILECL_GEMM_MMA_INSTANTIATE(float)
 }  // namespace detail
 
 template <typename T>
-std::enable_if_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, cl::Event> gemm(
-    cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m, std::size_t n,
-    std::size_t k, float alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& b,
-    std::size_t b_offset, std::size_t ldb, float beta, cl::Buffer& c, std::size_t c_offset, std::size_t ldc,
-    const std::vector<cl::Event>* wait) {
+detail::Gemm16Event<T> gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
+                            std::size_t n, std::size_t k, float alpha, const cl::Buffer& a, std::size_t a_offset,
+                            std::size_t lda, const cl::Buffer& b, std::size_t b_offset, std::size_t ldb, float beta,
+                            cl::Buffer& c, std::size_t c_offset, std::size_t ldc, const std::vector<cl::Event>* wait) {
   return detail::gemm_mma<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, b, b_offset, ldb, beta,
                              c, c_offset, ldc, wait);
 }
@@ -129,7 +128,8 @@ std::enable_if_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, cl::Eve
 #define TILECL_GEMM_16_INSTANTIATE(T)                                                                                \
   template cl::Event gemm<T>(cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t, std::size_t, std::size_t, \
                              float, const cl::Buffer&, std::size_t, std::size_t, const cl::Buffer&, std::size_t,     \
-                             std::size_t, float, cl::Buffer&, std::size_t, std::size_t, const std::vector<cl::Event>*);
+                             std::size_t, float, cl::Buffer&, std::size_t, std::size_t,                              \
+                             const std::vector<cl::Event>*);
 TILECL_GEMM_16_INSTANTIATE(half)
 TILECL_GEMM_16_INSTANTIATE(bfloat16)
 #undef TILECL_GEMM_16_INSTANTIATE

@@ -48,7 +48,8 @@ void plan_geometry(const Config& config, Plan& plan) {
     plan.work_group = threads;
     return;
   }
-  const std::uint64_t x_items = ceil_div(n, value_of(config, "WPT_N")), y_items = ceil_div(m, value_of(config, "WPT_M"));
+  const std::uint64_t x_items = ceil_div(n, value_of(config, "WPT_N")),
+                      y_items = ceil_div(m, value_of(config, "WPT_M"));
   const std::uint64_t x = value_of(config, "WG_X"), y = value_of(config, "WG_Y");
   if (x == 0 || y == 0) {
     plan.global = cl::NDRange(x_items, y_items);

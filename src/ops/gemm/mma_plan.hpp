@@ -27,9 +27,9 @@ struct StoredOperand {
 struct Plan {
   std::string variant, kernel;
   KernelProblem p;
-  bool use_ptx = false;          // gemm_mma_sync: PTX (1) or emulated warp instructions (0)
-  StoredOperand a, b;            // op(A) and op(B) as stored
-  std::uint64_t workspace = 0;   // elements
+  bool use_ptx = false;         // gemm_mma_sync: PTX (1) or emulated warp instructions (0)
+  StoredOperand a, b;           // op(A) and op(B) as stored
+  std::uint64_t workspace = 0;  // elements
   cl::NDRange global, local;
   std::uint64_t work_group = 0;  // 0: the driver chooses
 };

@@ -161,9 +161,9 @@ class MmaSubject : public TuningSubject {
     check.expected = check.start;
     std::vector<double> magnitude;
     const std::vector<double> wa = widened(a), wb = widened(b);
-    reference::gemm(reference::Layout::RowMajor, ref(ta), ref(tb), check.m, check.n, check.k, kAlpha, wa.data() + offset,
-                    check.lda, wb.data() + offset, check.ldb, beta, check.expected.data() + offset, check.ldc,
-                    &magnitude);
+    reference::gemm(reference::Layout::RowMajor, ref(ta), ref(tb), check.m, check.n, check.k, kAlpha,
+                    wa.data() + offset, check.lda, wb.data() + offset, check.ldb, beta, check.expected.data() + offset,
+                    check.ldc, &magnitude);
     check.bound.assign(c.size(), 0.0);  // outside C: unchanged, bit for bit
     for (std::uint64_t i = 0; i < check.m; ++i)
       for (std::uint64_t j = 0; j < check.n; ++j) {

@@ -129,12 +129,14 @@ double model_time(const Tiling& t, std::int64_t split, const KernelProblem& p, s
   const double tiles = static_cast<double>(ceil_div(p.m, t.tile_m) * ceil_div(p.n, t.tile_n));
   const double groups = tiles * static_cast<double>(split);
   const double per_unit = std::ceil(groups / static_cast<double>(units));
-  const double k_slice = std::ceil(static_cast<double>(p.k) / split / 16.0) * 16.0;
+  const double k_slice = std::ceil(static_cast<double>(p.k) / static_cast<double>(split) / 16.0) * 16.0;
   const double fill = std::min(1.0, per_unit / t.resident);
   const double compute =
       per_unit * static_cast<double>(t.tile_m * t.tile_n) * k_slice / (t.efficiency * std::sqrt(fill));
   // The reduction reads every slice's partial C and writes C (bytes, in the same units at ~25 bytes per FMA slot).
-  const double reduce = split > 1 ? 4e4 + static_cast<double>(p.m * p.n) * (split + 1) * 8.0 / units * 8.0 : 0;
+  const double reduce = split > 1 ? 4e4 + static_cast<double>(p.m * p.n) * static_cast<double>(split + 1) * 64.0 /
+                                              static_cast<double>(units)
+                                  : 0;
   return compute + reduce + 2e4 * (split > 1 ? 2 : 1);
 }
 
@@ -153,6 +155,7 @@ std::vector<Config> regblock_ranked(const DTypeInfo& dtype, const KernelProblem&
   }
   std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Config> ranked;
+  ranked.reserve(scored.size());
   for (auto& [time, config] : scored) ranked.push_back(std::move(config));
   return ranked;
 }
@@ -211,7 +214,7 @@ std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& 
     if (is_skinny(category)) ranked = skinny_configs(dtype, category, p, device);
     for (auto& config : regblock_ranked(dtype, p, device)) ranked.push_back(std::move(config));
     if (category == "small")
-      ranked.insert(ranked.begin() + std::min<std::size_t>(1, ranked.size()), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
+      ranked.insert(ranked.begin() + (ranked.empty() ? 0 : 1), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
   }
   ranked.push_back({"tiled", {{"TILE", 8}, {"PAD", 1}}});
   ranked.push_back({"naive", {{"WG_X", 8}, {"WG_Y", 8}}});

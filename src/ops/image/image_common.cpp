@@ -1,4 +1,4 @@
-#include "ops/image_common.hpp"
+#include "ops/image/image_common.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +8,11 @@
 #include "tuning/op_registry.hpp"
 
 namespace tilecl::detail {
+
+std::int64_t config_value(const Config& config, const char* name, std::int64_t fallback) {
+  auto found = config.values.find(name);
+  return found == config.values.end() ? fallback : found->second;
+}
 
 std::uint64_t image_extent(std::uint64_t pitch, std::uint64_t row_elements, std::uint64_t height) {
   return height == 0 ? 0 : pitch * (height - 1) + row_elements;

@@ -12,6 +12,9 @@
 
 namespace tilecl::detail {
 
+// The configuration's value of `name`, or `fallback` when it has none (a variant without that parameter).
+std::int64_t config_value(const Config& config, const char* name, std::int64_t fallback);
+
 // Elements an image of `height` rows of `row_elements` spans at `pitch`: pitch * (height - 1) + row_elements.
 std::uint64_t image_extent(std::uint64_t pitch, std::uint64_t row_elements, std::uint64_t height);
 

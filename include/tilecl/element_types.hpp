@@ -1,0 +1,95 @@
+// The element types each op takes, checked where a program names the op: calling an op with another T is a
+// compile error that says which types it takes (not an undefined symbol at link time). The ops' declarations
+// use these aliases as their return types; each is cl::Event (or the value or index returned) for an allowed
+// T and a failed static_assert for any other:
+//   FloatingEvent<T>    vector_add, axpy                     float, double
+//   GemmEvent<T>        gemm (T alpha, beta)                 float, double
+//   Gemm16Event<T>      gemm (float alpha, beta)             tilecl::half, tilecl::bfloat16 (no static_assert: the
+//                                                            other overload's GemmEvent reports a wrong T)
+//   TransposeEvent<T>   transpose                            float, double, std::int32_t, std::uint8_t
+//   ReduceEvent<T>      reduce (ReduceValue<T>: reduce_value, ReduceIndex<T>: reduce_index)
+//                                                            float, double, std::int32_t
+//   ImageEvent<T>       rgb_to_gray, convolve2d, separable_filter, box_blur, gaussian_blur
+//                                                            std::uint8_t, float
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "tilecl/types.hpp"
+
+namespace tilecl::detail {
+
+template <typename T, typename... Allowed>
+inline constexpr bool is_one_of = (std::is_same_v<T, Allowed> || ...);
+
+template <typename T>
+struct FloatingType {
+  static_assert(is_one_of<T, float, double>, "tilecl: this op takes T = float or double");
+  using Event = cl::Event;
+};
+
+template <typename T>
+struct TransposeType {
+  static_assert(is_one_of<T, float, double, std::int32_t, std::uint8_t>,
+                "tilecl: transpose takes T = float, double, std::int32_t or std::uint8_t");
+  using Event = cl::Event;
+};
+
+template <typename T>
+struct ReduceType {
+  static_assert(is_one_of<T, float, double, std::int32_t>,
+                "tilecl: reduce, reduce_value and reduce_index take T = float, double or std::int32_t");
+  using Event = cl::Event;
+  using Value = T;
+  using Index = std::size_t;
+};
+
+template <typename T>
+struct ImageType {
+  static_assert(
+      is_one_of<T, std::uint8_t, float>,
+      "tilecl: rgb_to_gray, convolve2d, separable_filter, box_blur and gaussian_blur take T = std::uint8_t or "
+      "float");
+  using Event = cl::Event;
+};
+
+// gemm has two overloads: T alpha for float and double, float alpha for the 16-bit storage types. A 16-bit T gets
+// no Event here (that overload drops out; the other one is chosen), any other T the static_assert.
+template <typename T, bool = is_one_of<T, float, double>>
+struct GemmType {
+  static_assert(is_one_of<T, half, bfloat16>,
+                "tilecl: gemm takes T = float or double (T alpha, beta), or tilecl::half or tilecl::bfloat16 (float "
+                "alpha, beta)");
+};
+template <typename T>
+struct GemmType<T, true> {
+  using Event = cl::Event;
+};
+template <typename T, bool = is_one_of<T, half, bfloat16>>
+struct Gemm16Type {};  // float, double and others: no Event (this overload drops out)
+template <typename T>
+struct Gemm16Type<T, true> {
+  using Event = cl::Event;
+};
+
+template <typename T>
+using FloatingEvent = typename FloatingType<T>::Event;
+template <typename T>
+using GemmEvent = typename GemmType<T>::Event;
+template <typename T>
+using Gemm16Event = typename Gemm16Type<T>::Event;
+template <typename T>
+using TransposeEvent = typename TransposeType<T>::Event;
+template <typename T>
+using ReduceEvent = typename ReduceType<T>::Event;
+template <typename T>
+using ReduceValue = typename ReduceType<T>::Value;
+template <typename T>
+using ReduceIndex = typename ReduceType<T>::Index;
+template <typename T>
+using ImageEvent = typename ImageType<T>::Event;
+
+}  // namespace tilecl::detail

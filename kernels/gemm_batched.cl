@@ -1,0 +1,414 @@
+/* gemm_batched.cl -- many matrix products of one shape in one launch:
+ *
+ *   C_b = alpha_b * op(A_b) * op(B_b) + beta_b * C_b      for b < batch,
+ *
+ * op(A_b) M x K, op(B_b) K x N, C_b M x N, all row-major (the host maps a ColMajor call as gemm does, by
+ * solving C^T = op(B)^T op(A)^T: A and B swapped, their transposes swapped, M and N swapped).
+ *
+ * Where matrix b lives
+ *   USE_OFFSETS 0 (strided): A_b starts at a_offset + b * stride_a (likewise B_b, C_b); alpha_b = alpha and
+ *                 beta_b = beta.
+ *   USE_OFFSETS 1: offsets[3 b], offsets[3 b + 1], offsets[3 b + 2] hold the element offsets of A_b, B_b,
+ *                 C_b, and the 2 * batch DTYPE values after the 3 * batch offsets hold alpha_b and beta_b at
+ *                 2 b and 2 b + 1 (a_offset, b_offset, c_offset, the strides, alpha and beta are then unused).
+ *   Element (m, k) of op(A_b): TRANS_A 0 at A_b[m * lda + k], TRANS_A 1 at A_b[k * lda + m]; (k, n) of op(B_b):
+ *   TRANS_B 0 at B_b[k * ldb + n], TRANS_B 1 at B_b[n * ldb + k]; (m, n) of C_b at C_b[m * ldc + n].
+ *   beta_b == 0: C_b is not read (NaN in it does not reach the result). alpha_b == 0: A_b and B_b are not
+ *   read and C_b = beta_b * C_b. K == 0: C_b = beta_b * C_b.
+ *
+ * Kernels (both take: M, N, K, alpha, A, a_offset, lda, stride_a, B, b_offset, ldb, stride_b, beta, C,
+ * c_offset, ldc, stride_c, batch, offsets; M, N >= 1, batch >= 1; no C_b overlaps another C_b or any A_b,
+ * B_b -- the host checks)
+ *   gemm_batched_tiled  GPUs. A work-group is BT_WG_X x BT_WG_Y x MATS work-items (BT_WG_X = TILE_N / WPT_N,
+ *                 BT_WG_Y = TILE_M / WPT_M, reqd_work_group_size); each of its MATS z-slices owns the tile
+ *                 TILE_M x TILE_N of one matrix's C (the whole matrix when it fits: small matrices are computed
+ *                 by one work-group, several per work-group when MATS > 1) and walks K in steps of TILE_K
+ *                 through local tiles of op(A) (k-major) and op(B), PAD elements of padding per local row.
+ *                 Work-item (tx, ty) computes WPT_M x WPT_N outputs: USE_LOCAL_VECTORS 0 at tile rows
+ *                 ty + i * BT_WG_Y and columns tx + j * BT_WG_X (scalar local reads, neighbouring work-items on
+ *                 neighbouring elements); 1 at rows ty * WPT_M + i and columns tx * WPT_N + j, read from local
+ *                 memory LOCAL_VEC at a time (a quarter of the local reads for float). Global loads are
+ *                 scalar, coalesced along the stored rows and guarded (zero outside the matrix): any sizes,
+ *                 offsets, strides and leading dimensions.
+ *                 local (BT_WG_X, BT_WG_Y, MATS); global (ceil(M / TILE_M) * ceil(N / TILE_N) * BT_WG_X,
+ *                 BT_WG_Y, G * MATS): group x is tile (x / tiles_n, x % tiles_n) of C, and G groups along z
+ *                 (G <= 32768: CUDA-based drivers limit the grid's y and z extents) take matrices
+ *                 (z + t * G) * MATS + lz for t = 0, 1, ...
+ *   gemm_batched_cpu    CPUs (PoCL): no local memory, no barriers. Each work-item computes WPT_M rows x WPT_N
+ *                 columns of one matrix with VEC-wide accumulators over the whole K (trip counts independent of
+ *                 the work-item). Rows of B are read with unaligned vector loads (vloadn); a vector crossing N,
+ *                 and every vector when TRANS_B = 1, is gathered with its columns clamped to N - 1 (never stored).
+ *                 global (roundup(ceil(N / WPT_N), lx), roundup(ceil(M / WPT_M), ly), G), local (lx, ly, 1)
+ *                 launch-only; group z handles matrices z, z + G, ...
+ *
+ * Macros (every one has a default)
+ *   DTYPE        compute and accumulation type: float or double.                                  default float
+ *   STORAGE      element type in memory; every access goes through BT_LOAD / BT_VLOADU / BT_STORE /
+ *                BT_VSTOREU, so a narrower storage type (half through vload_half) changes those macros
+ *                only. Today it must be DTYPE.                                                   default DTYPE
+ *   TRANS_A, TRANS_B  0/1: operand stored transposed (above).                                      default 0
+ *   USE_OFFSETS  0/1: strided batch, or per-matrix offsets and scalars (above).                    default 0
+ *   TILE_M, TILE_N   gemm_batched_tiled: the C tile of one matrix; multiples of WPT_M resp. WPT_N.  default 32
+ *   TILE_K       gemm_batched_tiled: the K step, >= 1.                                             default 16
+ *   WPT_M, WPT_N outputs per work-item along M and N (gemm_batched_cpu: WPT_N a multiple of VEC).  default 4
+ *   MATS         gemm_batched_tiled: matrices per work-group (its z size), >= 1; BT_WG_X * BT_WG_Y * MATS <=
+ *                max work-group size; MATS * TILE_K * (TILE_M + TILE_N + 2 * PAD) elements fit local
+ *                memory.                                                                           default 1
+ *   PAD          gemm_batched_tiled: local padding in elements, >= 0 (1 avoids bank conflicts on the
+ *                stores of a transposed tile; with USE_LOCAL_VECTORS, TILE_M + PAD and TILE_N + PAD are
+ *                multiples of LOCAL_VEC, e.g. 0 or 4).                                              default 1
+ *   USE_LOCAL_VECTORS  0/1, gemm_batched_tiled: outputs owned in contiguous runs and read from local
+ *                memory as vectors (WPT_M and WPT_N multiples of LOCAL_VEC), see above.            default 0
+ *   LOCAL_VEC    width of those local reads: 16 bytes of DTYPE, so 4 for float, 2 for double (set by the
+ *                host from the element size; 1, 2 or 4).                                           default 4
+ *   VEC          gemm_batched_cpu: vector width 1, 2, 4, 8 or 16.                                   default 8
+ *   VARIANT      the kernels a program holds: 0 both, 1 gemm_batched_tiled, 2 gemm_batched_cpu (PoCL turns
+ *                every kernel of a program into machine code when one is first launched; a program per
+ *                variant halves that).                                                             default 0
+ */
+
+#ifndef DTYPE
+#define DTYPE float
+#endif
+#ifndef STORAGE
+#define STORAGE DTYPE
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0
+#endif
+#ifndef USE_OFFSETS
+#define USE_OFFSETS 0
+#endif
+#ifndef TILE_M
+#define TILE_M 32
+#endif
+#ifndef TILE_N
+#define TILE_N 32
+#endif
+#ifndef TILE_K
+#define TILE_K 16
+#endif
+#ifndef WPT_M
+#define WPT_M 4
+#endif
+#ifndef WPT_N
+#define WPT_N 4
+#endif
+#ifndef MATS
+#define MATS 1
+#endif
+#ifndef PAD
+#define PAD 1
+#endif
+#ifndef VEC
+#define VEC 8
+#endif
+#ifndef USE_LOCAL_VECTORS
+#define USE_LOCAL_VECTORS 0
+#endif
+#ifndef LOCAL_VEC
+#define LOCAL_VEC 4
+#endif
+#ifndef VARIANT
+#define VARIANT 0
+#endif
+#define BT_HAS(variant) (VARIANT == 0 || VARIANT == (variant))
+
+/* The helpers hold their caller's accumulators: inline them, or the accumulators go to memory. */
+#define BT_INLINE inline __attribute__((always_inline))
+#define BT_AT_LEAST_1(x) ((x) > 0 ? (x) : 1)
+
+/* Memory access: a scalar, VEC elements at any alignment, stores. */
+#define BT_LOAD(pointer) ((DTYPE) * (pointer))
+#define BT_STORE(value, pointer) (*(pointer) = (STORAGE)(value))
+#if VEC == 1
+#define VTYPE DTYPE
+#define BT_VLOADU(pointer) BT_LOAD(pointer)
+#define BT_VSTOREU(value, pointer) BT_STORE(value, pointer)
+#else
+#define VTYPE TILECL_CAT(DTYPE, VEC)
+#define BT_VLOADU(pointer) TILECL_CAT(vload, VEC)(0, pointer)
+#define BT_VSTOREU(value, pointer) TILECL_CAT(vstore, VEC)(value, 0, pointer)
+#endif
+
+/* Vectors assembled or taken apart element by element (edges, gathers). */
+typedef union {
+  VTYPE v;
+  DTYPE s[VEC];
+} bt_vec_t;
+
+#if TRANS_A
+#define BT_A_INDEX(m, k) ((k)*lda + (m))
+#else
+#define BT_A_INDEX(m, k) ((m)*lda + (k))
+#endif
+#if TRANS_B
+#define BT_B_INDEX(k, n) ((n)*ldb + (k))
+#else
+#define BT_B_INDEX(k, n) ((k)*ldb + (n))
+#endif
+
+/* Where one matrix of the batch lives, and its scalars. */
+typedef struct {
+  ulong a, b, c;
+  DTYPE alpha, beta;
+} bt_matrix_t;
+
+#define BT_BATCH_ARGUMENTS                                                                                      \
+  const ulong a_offset, const ulong stride_a, const ulong b_offset, const ulong stride_b, const ulong c_offset, \
+      const ulong stride_c, const DTYPE alpha, const DTYPE beta, const int batch,                               \
+      const __global ulong *restrict offsets
+
+BT_INLINE bt_matrix_t bt_matrix(const int index, BT_BATCH_ARGUMENTS) {
+  bt_matrix_t matrix;
+#if USE_OFFSETS
+  matrix.a = offsets[3 * index];
+  matrix.b = offsets[3 * index + 1];
+  matrix.c = offsets[3 * index + 2];
+  const __global DTYPE* scalars = (const __global DTYPE*)(offsets + 3 * batch);
+  matrix.alpha = scalars[2 * index];
+  matrix.beta = scalars[2 * index + 1];
+#else
+  matrix.a = a_offset + (ulong)index * stride_a;
+  matrix.b = b_offset + (ulong)index * stride_b;
+  matrix.c = c_offset + (ulong)index * stride_c;
+  matrix.alpha = alpha;
+  matrix.beta = beta;
+#endif
+  return matrix;
+}
+
+/* C = alpha * value + beta * C; C is not read when beta == 0. */
+BT_INLINE void bt_store(__global STORAGE* c, const DTYPE value, const DTYPE alpha, const DTYPE beta) {
+  if (beta == (DTYPE)0) {
+    BT_STORE(alpha * value, c);
+  } else {
+    BT_STORE(alpha * value + beta * BT_LOAD(c), c);
+  }
+}
+
+/* ---- gemm_batched_tiled ------------------------------------------------------------------------ */
+
+#if BT_HAS(1)
+
+#define BT_WG_X BT_AT_LEAST_1(TILE_N / WPT_N)
+#define BT_WG_Y BT_AT_LEAST_1(TILE_M / WPT_M)
+#define BT_THREADS (BT_WG_X * BT_WG_Y)
+#define BT_LOADS_A ((TILE_M * TILE_K + BT_THREADS - 1) / BT_THREADS)
+#define BT_LOADS_B ((TILE_N * TILE_K + BT_THREADS - 1) / BT_THREADS)
+
+/* The tile row and column of a work-item's output (i, j). */
+#if USE_LOCAL_VECTORS
+#define BT_ROW(i) (ty * WPT_M + (i))
+#define BT_COL(j) (tx * WPT_N + (j))
+#else
+#define BT_ROW(i) (ty + (i)*BT_WG_Y)
+#define BT_COL(j) (tx + (j)*BT_WG_X)
+#endif
+
+#if LOCAL_VEC == 1
+#define LVTYPE DTYPE
+#else
+#define LVTYPE TILECL_CAT(DTYPE, LOCAL_VEC)
+#endif
+typedef union {
+  LVTYPE v;
+  DTYPE s[LOCAL_VEC];
+} bt_local_vec_t;
+
+/* `count` values of one local row from `first`: LOCAL_VEC at a time with USE_LOCAL_VECTORS (first and the row
+ * are aligned then), else `step` apart one by one. */
+BT_INLINE void bt_read_local(const __local DTYPE* row, const int first, const int step, const int count,
+                             DTYPE* values) {
+#if USE_LOCAL_VECTORS
+#pragma unroll
+  for (int q = 0; q < count / LOCAL_VEC; ++q) {
+    bt_local_vec_t u;
+    u.v = *(const __local LVTYPE*)(row + first + q * LOCAL_VEC);
+#pragma unroll
+    for (int e = 0; e < LOCAL_VEC; ++e) values[q * LOCAL_VEC + e] = u.s[e];
+  }
+#else
+#pragma unroll
+  for (int i = 0; i < count; ++i) values[i] = row[first + i * step];
+#endif
+}
+
+/* One K step of a matrix's operands into local memory: op(A) k-major (a_tile[k][m]) and op(B) (b_tile[k][n]).
+ * Consecutive work-items read consecutive elements of a stored row; elements outside the matrix, and every
+ * element when `reads` is 0, are zero. Remainders are written as e - q * d: LLVM turns a division and
+ * remainder pair into a `freeze`, which oclgrind's uninitialized-value checker does not support. */
+BT_INLINE void bt_load_tiles(const __global STORAGE* a, const __global STORAGE* b, const int lda, const int ldb,
+                             const int M, const int N, const int K, const int m0, const int n0, const int k0,
+                             const int lid, const int reads, __local DTYPE (*a_tile)[TILE_M + PAD],
+                             __local DTYPE (*b_tile)[TILE_N + PAD]) {
+#pragma unroll
+  for (int l = 0; l < BT_LOADS_A; ++l) {
+    const int e = lid + l * BT_THREADS;
+    if (e < TILE_M * TILE_K) {
+#if TRANS_A == 0
+      const int mm = e / TILE_K, kk = e - mm * TILE_K;
+#else
+      const int kk = e / TILE_M, mm = e - kk * TILE_M;
+#endif
+      const int m = m0 + mm, k = k0 + kk;
+      a_tile[kk][mm] = (reads && m < M && k < K) ? BT_LOAD(a + BT_A_INDEX(m, k)) : (DTYPE)0;
+    }
+  }
+#pragma unroll
+  for (int l = 0; l < BT_LOADS_B; ++l) {
+    const int e = lid + l * BT_THREADS;
+    if (e < TILE_N * TILE_K) {
+#if TRANS_B == 0
+      const int kk = e / TILE_N, nn = e - kk * TILE_N;
+#else
+      const int nn = e / TILE_K, kk = e - nn * TILE_K;
+#endif
+      const int n = n0 + nn, k = k0 + kk;
+      b_tile[kk][nn] = (reads && n < N && k < K) ? BT_LOAD(b + BT_B_INDEX(k, n)) : (DTYPE)0;
+    }
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(BT_WG_X, BT_WG_Y, MATS))) void gemm_batched_tiled(
+    const int M, const int N, const int K, const DTYPE alpha, const __global STORAGE* restrict A, const ulong a_offset,
+    const int lda, const ulong stride_a, const __global STORAGE* restrict B, const ulong b_offset, const int ldb,
+    const ulong stride_b, const DTYPE beta, __global STORAGE* C, const ulong c_offset, const int ldc,
+    const ulong stride_c, const int batch, const __global ulong* restrict offsets) {
+  /* 16-byte aligned: with USE_LOCAL_VECTORS rows are read as vectors. */
+  __local DTYPE a_tiles[MATS][TILE_K][TILE_M + PAD] __attribute__((aligned(16)));
+  __local DTYPE b_tiles[MATS][TILE_K][TILE_N + PAD] __attribute__((aligned(16)));
+  const int tx = (int)get_local_id(0), ty = (int)get_local_id(1), tz = (int)get_local_id(2);
+  const int lid = ty * BT_WG_X + tx;
+  const int tiles_n = (N + TILE_N - 1) / TILE_N, tile = (int)get_group_id(0);
+  const int tile_m = tile / tiles_n;
+  const int n0 = (tile - tile_m * tiles_n) * TILE_N, m0 = tile_m * TILE_M;
+  const int step = (int)get_num_groups(2) * MATS;
+  /* Every work-item of the group runs the same iterations (barriers inside); a z-slice past the batch loads
+   * zeros and stores nothing. */
+  for (int first = (int)get_group_id(2) * MATS; first < batch; first += step) {
+    const int index = first + tz, live = index < batch;
+    const bt_matrix_t matrix = bt_matrix(min(index, batch - 1), a_offset, stride_a, b_offset, stride_b, c_offset,
+                                         stride_c, alpha, beta, batch, offsets);
+    const int reads = live && matrix.alpha != (DTYPE)0;
+    DTYPE acc[WPT_M][WPT_N];
+#pragma unroll
+    for (int i = 0; i < WPT_M; ++i) {
+#pragma unroll
+      for (int j = 0; j < WPT_N; ++j) acc[i][j] = 0;
+    }
+    for (int k0 = 0; k0 < K; k0 += TILE_K) {
+      bt_load_tiles(A + matrix.a, B + matrix.b, lda, ldb, M, N, K, m0, n0, k0, lid, reads, a_tiles[tz], b_tiles[tz]);
+      barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+      for (int kk = 0; kk < TILE_K; ++kk) {
+        DTYPE a[WPT_M], b[WPT_N];
+        bt_read_local(a_tiles[tz][kk], BT_ROW(0), BT_WG_Y, WPT_M, a);
+        bt_read_local(b_tiles[tz][kk], BT_COL(0), BT_WG_X, WPT_N, b);
+#pragma unroll
+        for (int i = 0; i < WPT_M; ++i) {
+#pragma unroll
+          for (int j = 0; j < WPT_N; ++j) acc[i][j] = mad(a[i], b[j], acc[i][j]);
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (!live) continue;
+    __global STORAGE* c = C + matrix.c;
+#pragma unroll
+    for (int i = 0; i < WPT_M; ++i) {
+      const int m = m0 + BT_ROW(i);
+#pragma unroll
+      for (int j = 0; j < WPT_N; ++j) {
+        const int n = n0 + BT_COL(j);
+        if (m < M && n < N) bt_store(c + m * ldc + n, acc[i][j], matrix.alpha, matrix.beta);
+      }
+    }
+  }
+}
+
+#endif /* BT_HAS(1) */
+
+/* ---- gemm_batched_cpu -------------------------------------------------------------------------- */
+
+#if BT_HAS(2)
+
+#define BT_CPU_VN BT_AT_LEAST_1(WPT_N / VEC)
+
+/* VEC elements of row k of op(B) from column n: one load, or gathered with columns clamped to N - 1. */
+BT_INLINE VTYPE bt_b_vector(const __global STORAGE* b, const int ldb, const int k, const int n, const int N) {
+#if TRANS_B == 0
+  if (n + VEC <= N) return BT_VLOADU(b + BT_B_INDEX(k, n));
+#endif
+  bt_vec_t u;
+#pragma unroll
+  for (int e = 0; e < VEC; ++e) u.s[e] = BT_LOAD(b + BT_B_INDEX(k, min(n + e, N - 1)));
+  return u.v;
+}
+
+/* Row m of C from column n: alpha * value + beta * C for the columns below N. */
+BT_INLINE void bt_store_vector(__global STORAGE* c, const int n, const int N, const VTYPE value, const DTYPE alpha,
+                               const DTYPE beta) {
+  if (n + VEC <= N) {
+    if (beta == (DTYPE)0) {
+      BT_VSTOREU(alpha * value, c + n);
+    } else {
+      BT_VSTOREU(alpha * value + beta * BT_VLOADU(c + n), c + n);
+    }
+    return;
+  }
+  bt_vec_t u;
+  u.v = value;
+#pragma unroll
+  for (int e = 0; e < VEC; ++e) {
+    if (n + e < N) bt_store(c + n + e, u.s[e], alpha, beta);
+  }
+}
+
+__kernel void gemm_batched_cpu(const int M, const int N, const int K, const DTYPE alpha,
+                               const __global STORAGE* restrict A, const ulong a_offset, const int lda,
+                               const ulong stride_a, const __global STORAGE* restrict B, const ulong b_offset,
+                               const int ldb, const ulong stride_b, const DTYPE beta, __global STORAGE* C,
+                               const ulong c_offset, const int ldc, const ulong stride_c, const int batch,
+                               const __global ulong* restrict offsets) {
+  const int n0 = (int)get_global_id(0) * WPT_N, m0 = (int)get_global_id(1) * WPT_M;
+  if (m0 >= M || n0 >= N) return;
+  for (int index = (int)get_group_id(2); index < batch; index += (int)get_num_groups(2)) {
+    const bt_matrix_t matrix =
+        bt_matrix(index, a_offset, stride_a, b_offset, stride_b, c_offset, stride_c, alpha, beta, batch, offsets);
+    VTYPE acc[WPT_M][BT_CPU_VN];
+#pragma unroll
+    for (int i = 0; i < WPT_M; ++i) {
+#pragma unroll
+      for (int j = 0; j < BT_CPU_VN; ++j) acc[i][j] = (VTYPE)0;
+    }
+    /* alpha == 0 reads neither A nor B. Rows past M repeat the last row; they are never stored. */
+    const int depth = matrix.alpha != (DTYPE)0 ? K : 0;
+    const __global STORAGE* a = A + matrix.a;
+    const __global STORAGE* b = B + matrix.b;
+    for (int k = 0; k < depth; ++k) {
+      VTYPE bv[BT_CPU_VN];
+#pragma unroll
+      for (int j = 0; j < BT_CPU_VN; ++j) bv[j] = bt_b_vector(b, ldb, k, n0 + j * VEC, N);
+#pragma unroll
+      for (int i = 0; i < WPT_M; ++i) {
+        const VTYPE av = (VTYPE)BT_LOAD(a + BT_A_INDEX(min(m0 + i, M - 1), k));
+#pragma unroll
+        for (int j = 0; j < BT_CPU_VN; ++j) acc[i][j] = mad(av, bv[j], acc[i][j]);
+      }
+    }
+    __global STORAGE* c = C + matrix.c;
+#pragma unroll
+    for (int i = 0; i < WPT_M; ++i) {
+      if (m0 + i >= M) break;
+#pragma unroll
+      for (int j = 0; j < BT_CPU_VN; ++j)
+        bt_store_vector(c + (m0 + i) * ldc, n0 + j * VEC, N, acc[i][j], matrix.alpha, matrix.beta);
+    }
+  }
+}
+
+#endif /* BT_HAS(2) */

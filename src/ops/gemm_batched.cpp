@@ -1,0 +1,253 @@
+// gemm_strided_batched, gemm_batched: validate -> parameters -> program -> kernel lease -> enqueue.
+//
+// A call becomes a row-major batch for the kernels (kernels/gemm_batched.cl): a ColMajor call is solved as
+// C^T = op(B)^T op(A)^T (A and B swap, with their offsets, strides and leading dimensions; their transposes swap;
+// m and n swap). One launch computes every matrix; gemm_batched first copies the per-matrix offsets and scalars
+// into a workspace, in the same chain. Validation: gemm_batched_checks.cpp; tuning: gemm_batched_tuning.cpp.
+#include "tilecl/gemm_batched.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "launch_chain.hpp"
+#include "ops/gemm_batched_parts.hpp"
+#include "program_cache.hpp"
+#include "tilecl/error.hpp"
+#include "tuning/tuning_service.hpp"
+#include "workspace.hpp"
+
+namespace tilecl {
+namespace detail {
+namespace {
+
+// Groups along the NDRange's third dimension: CUDA-based drivers allow 65535; the CPU kernel loops over the
+// matrices of its group (a few groups per core amortize PoCL's cost per work-group).
+constexpr std::uint64_t kMaxGroupsZ = 32768;
+constexpr std::uint64_t kCpuGroupsPerUnit = 64;
+
+// The kernels' view: row-major, A and B already swapped for a ColMajor call.
+template <typename T>
+struct KernelBatch {
+  std::uint64_t m, n, k, batch;
+  bool trans_a, trans_b;
+  const cl::Buffer *a, *b;
+  cl::Buffer* c;
+  std::uint64_t lda, ldb, ldc, a_offset, b_offset, c_offset, stride_a, stride_b, stride_c;
+  T alpha, beta;
+  const std::vector<std::size_t>*a_offsets, *b_offsets, *c_offsets;
+};
+
+template <typename T>
+KernelBatch<T> row_major(const BatchedCall<T>& c) {
+  const bool ta = c.trans_a == Transpose::Yes, tb = c.trans_b == Transpose::Yes;
+  if (c.layout == Layout::RowMajor)
+    return {c.m,        c.n,        c.k,     c.batch, ta,          tb,          c.a,        c.b,
+            c.c,        c.lda,      c.ldb,   c.ldc,   c.a_offset,  c.b_offset,  c.c_offset, c.stride_a,
+            c.stride_b, c.stride_c, c.alpha, c.beta,  c.a_offsets, c.b_offsets, c.c_offsets};
+  return {c.n,        c.m,        c.k,     c.batch, tb,          ta,          c.b,        c.a,
+          c.c,        c.ldb,      c.lda,   c.ldc,   c.b_offset,  c.a_offset,  c.c_offset, c.stride_b,
+          c.stride_a, c.stride_c, c.alpha, c.beta,  c.b_offsets, c.a_offsets, c.c_offsets};
+}
+
+// Frees a host copy once the transfer from it has completed (OpenCL calls it from a driver thread).
+void CL_CALLBACK free_upload(cl_event /*event*/, cl_int /*status*/, void* data) {
+  delete static_cast<std::vector<unsigned char>*>(data);
+}
+
+// 3 * batch offsets (A, B, C of each matrix, in the kernels' order), then 2 * batch scalars (alpha, beta).
+template <typename T>
+std::vector<unsigned char> per_matrix_table(const KernelBatch<T>& p, const BatchedCall<T>& call) {
+  std::vector<cl_ulong> offsets(3 * p.batch);
+  std::vector<T> scalars(2 * p.batch);
+  for (std::uint64_t i = 0; i < p.batch; ++i) {
+    offsets[3 * i] = (*p.a_offsets)[i];
+    offsets[3 * i + 1] = (*p.b_offsets)[i];
+    offsets[3 * i + 2] = (*p.c_offsets)[i];
+    scalars[2 * i] = (*call.alphas)[i];
+    scalars[2 * i + 1] = (*call.betas)[i];
+  }
+  std::vector<unsigned char> bytes(offsets.size() * sizeof(cl_ulong) + scalars.size() * sizeof(T));
+  std::copy_n(reinterpret_cast<const unsigned char*>(offsets.data()), offsets.size() * sizeof(cl_ulong), bytes.begin());
+  std::copy_n(reinterpret_cast<const unsigned char*>(scalars.data()), scalars.size() * sizeof(T),
+              bytes.begin() + static_cast<std::ptrdiff_t>(offsets.size() * sizeof(cl_ulong)));
+  return bytes;
+}
+
+// Writes the table into the workspace without blocking: a host copy lives until the transfer completes.
+void upload_table(const std::string& op, cl::CommandQueue& queue, std::vector<unsigned char> table,
+                  WorkspaceLease& lease, LaunchSequence& chain) {
+  auto* copy = new std::vector<unsigned char>(std::move(table));
+  cl::Event written;
+  try {
+    queue.enqueueWriteBuffer(lease.buffer(), CL_FALSE, 0, copy->size(), copy->data(), lease.wait_list(), &written);
+  } catch (const cl::Error& error) {
+    delete copy;
+    throw Error(op, "queue", error.err(), "enqueueing the copy of the per-matrix offsets and scalars failed");
+  }
+  chain.append(written);
+  try {
+    written.setCallback(CL_COMPLETE, free_upload, copy);
+  } catch (const cl::Error&) {
+    written.wait();  // no callback: free the copy once the transfer is done
+    delete copy;
+  }
+}
+
+struct Geometry {
+  cl::NDRange global, local;
+  std::uint64_t work_group;
+};
+
+Geometry geometry_of(const Config& config, std::uint64_t m, std::uint64_t n, std::uint64_t batch,
+                     const DeviceInfo& device) {
+  const auto value = [&](const char* name) { return static_cast<std::uint64_t>(config.value(name)); };
+  if (config.variant == "tiled") {
+    const std::uint64_t wg_x = value("TILE_N") / value("WPT_N"), wg_y = value("TILE_M") / value("WPT_M");
+    const std::uint64_t mats = value("MATS"), tiles = ceil_div(m, value("TILE_M")) * ceil_div(n, value("TILE_N"));
+    const std::uint64_t groups_z = std::min(ceil_div(batch, mats), kMaxGroupsZ);
+    return {cl::NDRange(tiles * wg_x, wg_y, groups_z * mats), cl::NDRange(wg_x, wg_y, mats), wg_x * wg_y * mats};
+  }
+  if (config.variant != "cpu") throw Error("gemm_batched", "config", CL_INVALID_VALUE, "unknown variant");
+  const std::uint64_t wg_x = value("WG_X"), wg_y = value("WG_Y");
+  const std::uint64_t groups_z =
+      std::min({batch, kMaxGroupsZ, kCpuGroupsPerUnit * std::max<std::uint64_t>(1, device.compute_units)});
+  return {
+      cl::NDRange(round_up(ceil_div(n, value("WPT_N")), wg_x), round_up(ceil_div(m, value("WPT_M")), wg_y), groups_z),
+      cl::NDRange(wg_x, wg_y, 1), wg_x * wg_y};
+}
+
+template <typename T>
+cl::Event enqueue_batched(const QueueTarget& target, cl::CommandQueue& queue, const Config& config,
+                          const BatchedCall<T>& call, const std::vector<cl::Event>* wait,
+                          std::vector<cl::Event>* events) {
+  const std::string op = batched_op_name(call);
+  const KernelBatch<T> p = row_major(call);
+  auto program = ProgramCache::instance().get(
+      target.context, target.device, "gemm_batched",
+      gemm_batched_build_options(dtype_of<T>(), config, p.trans_a, p.trans_b, call.per_matrix()), op);
+  const std::string kernel = "gemm_batched_" + config.variant;
+  const Geometry g = geometry_of(config, p.m, p.n, p.batch, *target.info);
+  check_work_group_fits(op, *program, kernel, g.work_group);
+
+  std::unique_ptr<WorkspaceLease> lease;
+  std::vector<unsigned char> table;
+  if (call.per_matrix()) {
+    table = per_matrix_table(p, call);
+    lease = std::make_unique<WorkspaceLease>(
+        acquire_workspace(op, target.context, target.device, "gemm_batched", table.size(), wait));
+  }
+  LaunchSequence chain(op, queue, lease ? lease->wait_list() : wait, events);
+  if (lease) upload_table(op, queue, std::move(table), *lease, chain);
+  // Without a table the kernel never reads `offsets`; any valid buffer fills the argument.
+  const cl::Buffer& offsets = lease ? lease->buffer() : *p.c;
+  chain.launch(*program, kernel, g.global, g.local, static_cast<cl_int>(p.m), static_cast<cl_int>(p.n),
+               static_cast<cl_int>(p.k), p.alpha, *p.a, static_cast<cl_ulong>(p.a_offset), static_cast<cl_int>(p.lda),
+               static_cast<cl_ulong>(p.stride_a), *p.b, static_cast<cl_ulong>(p.b_offset), static_cast<cl_int>(p.ldb),
+               static_cast<cl_ulong>(p.stride_b), p.beta, *p.c, static_cast<cl_ulong>(p.c_offset),
+               static_cast<cl_int>(p.ldc), static_cast<cl_ulong>(p.stride_c), static_cast<cl_int>(p.batch), offsets);
+  if (lease) lease->release_after(chain.last());
+  return chain.last();
+}
+
+// The per-matrix vectors all hold batch_count entries; refused whatever the sizes (never a valid call).
+template <typename T>
+void check_vector_sizes(const BatchedCall<T>& call) {
+  if (!call.per_matrix()) return;
+  const std::pair<const char*, std::size_t> sizes[] = {{"betas", call.betas->size()},
+                                                       {"a_offsets", call.a_offsets->size()},
+                                                       {"b_offsets", call.b_offsets->size()},
+                                                       {"c_offsets", call.c_offsets->size()}};
+  for (const auto& [name, size] : sizes)
+    if (size != call.batch)
+      throw Error(batched_op_name(call), name, CL_INVALID_VALUE,
+                  "holds " + std::to_string(size) + " entries, alphas " + std::to_string(call.batch) +
+                      ": every per-matrix vector needs one entry per matrix");
+}
+
+template <typename T>
+Config resolve_config(const QueueTarget& target, const BatchedCall<T>& call, const Config* config) {
+  const std::string bucket = gemm_batched_bucket(call.m, call.n);
+  if (config == nullptr) {
+    auto subject = make_gemm_batched_subject(dtype_of<T>().name, bucket, call.per_matrix());
+    return TuningService::instance().choose(target, *subject).parameters;
+  }
+  const std::string why =
+      gemm_batched_search_space(dtype_of<T>(), bucket, *target.info).validate(*config, *target.info);
+  if (!why.empty()) throw Error(batched_op_name(call), "config", CL_INVALID_VALUE, config->to_string() + ": " + why);
+  return *config;
+}
+
+}  // namespace
+
+template <typename T>
+cl::Event run_gemm_batched(const Config* config, cl::CommandQueue& queue, const BatchedCall<T>& call,
+                           const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
+  const std::string op = batched_op_name(call);
+  check_enum(op, "layout", call.layout);
+  check_enum(op, "trans_a", call.trans_a);
+  check_enum(op, "trans_b", call.trans_b);
+  check_vector_sizes(call);
+  if (call.m == 0 || call.n == 0 || call.batch == 0) return cl::Event();
+  const auto target = queue_target(op, queue);
+  validate_batched<T>(target, call);
+  check_wait_list(op, wait, target.context);
+  return enqueue_batched<T>(target, queue, resolve_config(target, call, config), call, wait, events);
+}
+
+template cl::Event run_gemm_batched<float>(const Config*, cl::CommandQueue&, const BatchedCall<float>&,
+                                           const std::vector<cl::Event>*, std::vector<cl::Event>*);
+template cl::Event run_gemm_batched<double>(const Config*, cl::CommandQueue&, const BatchedCall<double>&,
+                                            const std::vector<cl::Event>*, std::vector<cl::Event>*);
+
+}  // namespace detail
+
+template <typename T>
+cl::Event gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
+                               std::size_t m, std::size_t n, std::size_t k, T alpha, const cl::Buffer& a,
+                               std::size_t a_offset, std::size_t lda, std::size_t stride_a, const cl::Buffer& b,
+                               std::size_t b_offset, std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
+                               std::size_t c_offset, std::size_t ldc, std::size_t stride_c, std::size_t batch_count,
+                               const std::vector<cl::Event>* wait) {
+  detail::BatchedCall<T> call;
+  call.layout = layout, call.trans_a = trans_a, call.trans_b = trans_b;
+  call.m = m, call.n = n, call.k = k, call.batch = batch_count;
+  call.a = &a, call.b = &b, call.c = &c;
+  call.lda = lda, call.ldb = ldb, call.ldc = ldc;
+  call.a_offset = a_offset, call.b_offset = b_offset, call.c_offset = c_offset;
+  call.stride_a = stride_a, call.stride_b = stride_b, call.stride_c = stride_c;
+  call.alpha = alpha, call.beta = beta;
+  return detail::run_gemm_batched<T>(nullptr, queue, call, wait);
+}
+
+template <typename T>
+cl::Event gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
+                       std::size_t n, std::size_t k, const std::vector<T>& alphas, const cl::Buffer& a,
+                       const std::vector<std::size_t>& a_offsets, std::size_t lda, const cl::Buffer& b,
+                       const std::vector<std::size_t>& b_offsets, std::size_t ldb, const std::vector<T>& betas,
+                       cl::Buffer& c, const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                       const std::vector<cl::Event>* wait) {
+  detail::BatchedCall<T> call;
+  call.layout = layout, call.trans_a = trans_a, call.trans_b = trans_b;
+  call.m = m, call.n = n, call.k = k, call.batch = alphas.size();
+  call.a = &a, call.b = &b, call.c = &c;
+  call.lda = lda, call.ldb = ldb, call.ldc = ldc;
+  call.a_offsets = &a_offsets, call.b_offsets = &b_offsets, call.c_offsets = &c_offsets;
+  call.alphas = &alphas, call.betas = &betas;
+  return detail::run_gemm_batched<T>(nullptr, queue, call, wait);
+}
+
+#define TILECL_GEMM_BATCHED_INSTANTIATE(T)                                                                             \
+  template cl::Event gemm_strided_batched<T>(                                                                          \
+      cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t, std::size_t, std::size_t, T, const cl::Buffer&,    \
+      std::size_t, std::size_t, std::size_t, const cl::Buffer&, std::size_t, std::size_t, std::size_t, T, cl::Buffer&, \
+      std::size_t, std::size_t, std::size_t, std::size_t, const std::vector<cl::Event>*);                              \
+  template cl::Event gemm_batched<T>(cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t, std::size_t,        \
+                                     std::size_t, const std::vector<T>&, const cl::Buffer&,                            \
+                                     const std::vector<std::size_t>&, std::size_t, const cl::Buffer&,                  \
+                                     const std::vector<std::size_t>&, std::size_t, const std::vector<T>&, cl::Buffer&, \
+                                     const std::vector<std::size_t>&, std::size_t, const std::vector<cl::Event>*);
+TILECL_GEMM_BATCHED_INSTANTIATE(float)
+TILECL_GEMM_BATCHED_INSTANTIATE(double)
+#undef TILECL_GEMM_BATCHED_INSTANTIATE
+
+}  // namespace tilecl

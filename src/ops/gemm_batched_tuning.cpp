@@ -1,0 +1,204 @@
+// Batched gemm's tuning: shape buckets, search space, device-derived defaults and build options.
+//
+// Buckets, by the larger side of the matrices, max(m, n) (each has its own tuned choice; timing shape, batch x
+// m x n x k, in brackets; gemm_strided_batched and gemm_batched are tuned separately, on the same shapes):
+//   mn<=8    [16384 x 8x8x8]       mn<=16   [8192 x 16x16x16]      mn<=32   [4096 x 32x32x32]
+//   mn<=64   [1024 x 64x64x64]     mn<=128  [256 x 128x128x128]    mn>128   [16 x 256x256x256]
+#include <algorithm>
+
+#include "ops/gemm_batched_parts.hpp"
+#include "tilecl/error.hpp"
+
+namespace tilecl::detail {
+namespace {
+
+const std::vector<BatchedBucketShape>& bucket_table() {
+  static const std::vector<BatchedBucketShape> table{
+      {"mn<=8", 8, 16384, 8, 8, 8},     {"mn<=16", 16, 8192, 16, 16, 16},     {"mn<=32", 32, 4096, 32, 32, 32},
+      {"mn<=64", 64, 1024, 64, 64, 64}, {"mn<=128", 128, 256, 128, 128, 128}, {"mn>128", 0, 16, 256, 256, 256}};
+  return table;
+}
+
+bool in_range(std::int64_t value, std::int64_t low, std::int64_t high) { return value >= low && value <= high; }
+bool valid_vector_width(std::int64_t vec) { return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16; }
+
+// A work-group x * y * z fits the device (each side checked before the product, so absurd values cannot overflow).
+bool work_group_fits(std::int64_t x, std::int64_t y, std::int64_t z, const DeviceInfo& d) {
+  if (x < 1 || y < 1 || z < 1) return false;
+  if (static_cast<std::uint64_t>(x) > d.max_work_item_sizes[0] ||
+      static_cast<std::uint64_t>(y) > d.max_work_item_sizes[1] ||
+      static_cast<std::uint64_t>(z) > d.max_work_item_sizes[2])
+    return false;
+  return static_cast<std::uint64_t>(x * y * z) <= d.max_work_group_size;
+}
+
+VariantSpace tiled_space(std::size_t element) {
+  const auto local_vec = static_cast<std::int64_t>(16 / element);
+  return {
+      "tiled",
+      {{"PAD", {4, 1, 0}},
+       {"USE_LOCAL_VECTORS", {1, 0}},
+       {"MATS", {1, 2, 4, 8}},
+       {"TILE_K", {16, 32, 8}},
+       {"WPT_N", {4, 2, 8, 1}},
+       {"WPT_M", {4, 2, 8, 1}},
+       {"TILE_N", {32, 64, 16, 8}},
+       {"TILE_M", {32, 64, 16, 8}}},
+      {{"TILE_M, TILE_N, TILE_K in [1, 256], WPT_M, WPT_N in [1, 16] (at most 64 outputs), MATS in [1, 64], PAD in "
+        "[0, 16]",
+        [](const Values& v, const DeviceInfo&) {
+          for (const char* name : {"TILE_M", "TILE_N", "TILE_K"})
+            if (!in_range(at(v, name), 1, 256)) return false;
+          return in_range(at(v, "WPT_M"), 1, 16) && in_range(at(v, "WPT_N"), 1, 16) &&
+                 at(v, "WPT_M") * at(v, "WPT_N") <= 64 && in_range(at(v, "MATS"), 1, 64) &&
+                 in_range(at(v, "PAD"), 0, 16);
+        }},
+       {"TILE_M % WPT_M == 0 and TILE_N % WPT_N == 0",
+        [](const Values& v, const DeviceInfo&) {
+          return at(v, "TILE_M") % at(v, "WPT_M") == 0 && at(v, "TILE_N") % at(v, "WPT_N") == 0;
+        }},
+       {"the work-group (TILE_N / WPT_N) x (TILE_M / WPT_M) x MATS fits the device",
+        [](const Values& v, const DeviceInfo& d) {
+          return work_group_fits(at(v, "TILE_N") / at(v, "WPT_N"), at(v, "TILE_M") / at(v, "WPT_M"), at(v, "MATS"), d);
+        }},
+       {"USE_LOCAL_VECTORS is 0 or 1; if 1, WPT_M, WPT_N, TILE_M + PAD and TILE_N + PAD are multiples of 16 bytes "
+        "of elements",
+        [local_vec](const Values& v, const DeviceInfo&) {
+          const auto use = at(v, "USE_LOCAL_VECTORS");
+          if (use == 0) return true;
+          return use == 1 && at(v, "WPT_M") % local_vec == 0 && at(v, "WPT_N") % local_vec == 0 &&
+                 (at(v, "TILE_M") + at(v, "PAD")) % local_vec == 0 && (at(v, "TILE_N") + at(v, "PAD")) % local_vec == 0;
+        }},
+       {"MATS * TILE_K * (TILE_M + TILE_N + 2 * PAD) elements fit local memory",
+        [element](const Values& v, const DeviceInfo& d) {
+          const auto elements =
+              at(v, "MATS") * at(v, "TILE_K") * (at(v, "TILE_M") + at(v, "TILE_N") + 2 * at(v, "PAD"));
+          return static_cast<std::uint64_t>(elements) * element <= d.local_memory_bytes;
+        }}}};
+}
+
+VariantSpace cpu_space() {
+  return {"cpu",
+          {{"WPT_M", {4, 2, 8, 1}},
+           {"WPT_N", {16, 8, 32, 4}},
+           {"VEC", {8, 4, 16, 2, 1}},
+           {"WG_X", {1, 2, 4}, ParameterKind::Launch},
+           {"WG_Y", {8, 4, 1, 16}, ParameterKind::Launch}},
+          {{"WPT_M, WPT_N in [1, 64], VEC in {1, 2, 4, 8, 16} dividing WPT_N",
+            [](const Values& v, const DeviceInfo&) {
+              return in_range(at(v, "WPT_M"), 1, 64) && in_range(at(v, "WPT_N"), 1, 64) &&
+                     valid_vector_width(at(v, "VEC")) && at(v, "WPT_N") % at(v, "VEC") == 0;
+            }},
+           {"WG_X x WG_Y fits the device",
+            [](const Values& v, const DeviceInfo& d) { return work_group_fits(at(v, "WG_X"), at(v, "WG_Y"), 1, d); }}}};
+}
+
+// Vector local reads with a padding of 4 where the outputs per work-item allow it, else strided outputs with a
+// padding of 1.
+Config tiled_config(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::int64_t wpt_m,
+                    std::int64_t wpt_n, std::int64_t mats) {
+  const bool vectors = wpt_m % 4 == 0 && wpt_n % 4 == 0;
+  return {"tiled",
+          {{"TILE_M", tile_m},
+           {"TILE_N", tile_n},
+           {"TILE_K", tile_k},
+           {"WPT_M", wpt_m},
+           {"WPT_N", wpt_n},
+           {"MATS", mats},
+           {"PAD", vectors ? 4 : 1},
+           {"USE_LOCAL_VECTORS", vectors ? 1 : 0}}};
+}
+
+Config cpu_config(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_t wg_x, std::int64_t wg_y) {
+  return {"cpu", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"VEC", vec}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
+}
+
+// The preferred configurations of a bucket, best first (the first the device holds is the default).
+std::vector<Config> preferred_configs(const DTypeInfo& dtype, const BatchedBucketShape& bucket,
+                                      const DeviceInfo& device) {
+  const std::uint64_t side = bucket.max_side;
+  if (device.is_cpu() || !device.local_memory_is_dedicated) {
+    // CPUs: one SIMD register of the element type per vector, 4 rows by up to two vectors per work-item,
+    // fixed work-group sizes (PoCL compiles a kernel per local size).
+    const unsigned native = dtype.size == 8 ? device.native_vector_width_double : device.native_vector_width_float;
+    std::int64_t vec = 1;
+    while (vec * 2 <= std::min<std::int64_t>(16, native)) vec *= 2;
+    const std::int64_t wpt_n = side != 0 && side <= static_cast<std::uint64_t>(vec) ? vec : 2 * vec;
+    return {cpu_config(4, wpt_n, vec, 1, side != 0 && side <= 16 ? 2 : 4), cpu_config(1, 1, 1, 1, 1)};
+  }
+  // GPUs: a whole small matrix per work-group (several when tiny: 64 to 256 work-items a group), 4 x 4 outputs
+  // per work-item from 32 x 32 up; larger matrices in 64 x 64 tiles, 8 x 4 outputs per work-item.
+  std::vector<Config> configs;
+  if (side != 0 && side <= 8) configs.push_back(tiled_config(8, 8, 8, 2, 2, 8));
+  if (side != 0 && side <= 16) configs.push_back(tiled_config(16, 16, 16, 2, 2, 4));
+  if (side != 0 && side <= 32) configs.push_back(tiled_config(32, 32, 16, 4, 4, 2));
+  if (side != 0 && side <= 64) configs.push_back(tiled_config(64, 64, 16, 4, 4, 1));
+  configs.push_back(tiled_config(64, 64, 16, 8, 4, 1));
+  configs.push_back(tiled_config(32, 32, 8, 4, 4, 1));
+  configs.push_back(tiled_config(8, 8, 8, 1, 1, 1));
+  configs.push_back(cpu_config(1, 1, 1, 1, 1));
+  return configs;
+}
+
+// `values` with `first` moved to (or added at) the front.
+std::vector<std::int64_t> starting_with(std::int64_t first, std::vector<std::int64_t> values) {
+  values.erase(std::remove(values.begin(), values.end(), first), values.end());
+  values.insert(values.begin(), first);
+  return values;
+}
+
+}  // namespace
+
+const BatchedBucketShape& gemm_batched_bucket_shape(const std::string& bucket) {
+  for (const auto& entry : bucket_table())
+    if (bucket == entry.name) return entry;
+  throw Error("gemm_batched", "bucket", CL_INVALID_VALUE, "no shape bucket named '" + bucket + "'");
+}
+
+std::string gemm_batched_bucket(std::uint64_t m, std::uint64_t n) {
+  const std::uint64_t side = std::max(m, n);
+  for (const auto& entry : bucket_table())
+    if (entry.max_side == 0 || side <= entry.max_side) return entry.name;
+  return bucket_table().back().name;
+}
+
+std::vector<std::string> gemm_batched_buckets() {
+  std::vector<std::string> names;
+  for (const auto& entry : bucket_table()) names.emplace_back(entry.name);
+  return names;
+}
+
+Config gemm_batched_default_config(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
+  const SearchSpace space({tiled_space(dtype.size), cpu_space()});
+  const auto configs = preferred_configs(dtype, gemm_batched_bucket_shape(bucket), device);
+  for (const auto& config : configs)
+    if (space.validate(config, device).empty()) return config;
+  return configs.back();
+}
+
+SearchSpace gemm_batched_search_space(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
+  const Config preferred = gemm_batched_default_config(dtype, bucket, device);
+  std::vector<VariantSpace> variants{tiled_space(dtype.size), cpu_space()};
+  std::stable_partition(variants.begin(), variants.end(),
+                        [&](const VariantSpace& space) { return space.variant == preferred.variant; });
+  for (auto& parameter : variants.front().parameters)
+    parameter.candidates = starting_with(preferred.value(parameter.name), parameter.candidates);
+  return SearchSpace(std::move(variants));
+}
+
+BuildOptions gemm_batched_build_options(const DTypeInfo& dtype, const Config& config, bool trans_a, bool trans_b,
+                                        bool per_matrix) {
+  static const SearchSpace space({tiled_space(4), cpu_space()});
+  BuildOptions options;
+  options.define("DTYPE", dtype.cl_type);
+  options.define("STORAGE", dtype.cl_type);
+  options.define("TRANS_A", trans_a ? 1 : 0);
+  options.define("TRANS_B", trans_b ? 1 : 0);
+  options.define("USE_OFFSETS", per_matrix ? 1 : 0);
+  options.define("LOCAL_VEC", static_cast<std::int64_t>(16 / dtype.size));
+  options.define("VARIANT", config.variant == "tiled" ? 1 : 2);  // only the configuration's kernel
+  space.add_build_macros(config, options);
+  return options;
+}
+
+}  // namespace tilecl::detail

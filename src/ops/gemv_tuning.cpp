@@ -1,0 +1,160 @@
+// gemv's tuning: shape buckets, the search space, device-derived defaults, the tuning subject and the entry of
+// `tilecl tune`.
+//
+// Buckets (R as the kernels see it, rows x cols; each has its own tuned choice; timing shape in brackets):
+//   dots,<2^20     dots form, rows * cols < 2^20 (launch-bound)      [512 x 1024]
+//   dots,<2^24     dots form, < 2^24 (cache-resident on large GPUs)  [2048 x 4096]
+//   dots,>=2^24    dots form, larger (memory-bound)                  [8192 x 8192]
+//   dots,multi     dots form, 2..8 vectors (gemm with n <= 8)        [4096 x 4096, 4 vectors]
+// and the same four for the columns form.
+#include "ops/gemv_tuning.hpp"
+
+#include <algorithm>
+
+#include "checks.hpp"
+#include "ops/gemv.hpp"
+#include "tilecl/error.hpp"
+
+namespace tilecl::detail {
+namespace {
+
+constexpr const char* kOp = "gemv";
+
+const std::vector<GemvBucketShape>& bucket_table() {
+  static const std::vector<GemvBucketShape> table{
+      {"dots,<2^20", GemvForm::Dots, 512, 1024, 1},         {"dots,<2^24", GemvForm::Dots, 2048, 4096, 1},
+      {"dots,>=2^24", GemvForm::Dots, 8192, 8192, 1},       {"dots,multi", GemvForm::Dots, 4096, 4096, 4},
+      {"columns,<2^20", GemvForm::Columns, 512, 1024, 1},   {"columns,<2^24", GemvForm::Columns, 2048, 4096, 1},
+      {"columns,>=2^24", GemvForm::Columns, 8192, 8192, 1}, {"columns,multi", GemvForm::Columns, 4096, 4096, 4}};
+  return table;
+}
+
+// ---- search space and defaults ------------------------------------------------------------------------------
+
+bool valid_vector_width(std::int64_t vec) { return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16; }
+bool in_range(std::int64_t value, std::int64_t low, std::int64_t high) { return value >= low && value <= high; }
+
+std::vector<Constraint> constraints(std::size_t element) {
+  return {{"VEC in {1, 2, 4, 8, 16}, WPT and UNROLL in [1, 16], SPLIT in [1, 64]",
+           [](const Values& v, const DeviceInfo&) {
+             return valid_vector_width(at(v, "VEC")) && in_range(at(v, "WPT"), 1, 16) &&
+                    in_range(at(v, "UNROLL"), 1, 16) && in_range(at(v, "SPLIT"), 1, 64);
+           }},
+          {"WG_X and WG_Y are powers of two and WG_X x WG_Y fits the device",
+           [](const Values& v, const DeviceInfo& d) {
+             const auto x = at(v, "WG_X"), y = at(v, "WG_Y");
+             if (!is_power_of_two(x) || !is_power_of_two(y) || x > 1024 || y > 1024) return false;
+             return static_cast<std::uint64_t>(x) <= d.max_work_item_sizes[0] &&
+                    static_cast<std::uint64_t>(y) <= d.max_work_item_sizes[1] &&
+                    static_cast<std::uint64_t>(x * y) <= d.max_work_group_size;
+           }},
+          {"WG_X * WG_Y * WPT * VEC * 8 elements (the partial sums of 8 vectors) fit local memory",
+           [element](const Values& v, const DeviceInfo& d) {
+             const auto elements =
+                 static_cast<std::uint64_t>(at(v, "WG_X") * at(v, "WG_Y") * at(v, "WPT") * at(v, "VEC"));
+             return elements * kMaxGemvVectors * element <= d.local_memory_bytes;
+           }}};
+}
+
+// `values` with `first` moved to (or added at) the front.
+std::vector<std::int64_t> starting_with(std::int64_t first, std::vector<std::int64_t> values) {
+  values.erase(std::remove(values.begin(), values.end(), first), values.end());
+  values.insert(values.begin(), first);
+  return values;
+}
+
+Config gemv_config(std::int64_t vec, std::int64_t wpt, std::int64_t wg_x, std::int64_t wg_y, std::int64_t unroll,
+                   std::int64_t split) {
+  return {"gemv", {{"VEC", vec}, {"WPT", wpt}, {"WG_X", wg_x}, {"WG_Y", wg_y}, {"UNROLL", unroll}, {"SPLIT", split}}};
+}
+
+// The device's preferred configuration for a form, before fitting it to the device's limits.
+Config preferred_config(const DTypeInfo& dtype, GemvForm form, const DeviceInfo& device) {
+  if (device.is_cpu() || !device.local_memory_is_dedicated) {
+    // CPUs: no local memory; each work-item streams whole rows (dots: WPT rows at once) or a strip of WPT
+    // SIMD vectors of columns down the rows, in one SIMD register's width. Fixed work-group sizes: PoCL
+    // compiles a kernel per local size.
+    const unsigned native = dtype.size == 8 ? device.native_vector_width_double : device.native_vector_width_float;
+    std::int64_t vec = 1;
+    while (vec * 2 <= std::min<std::int64_t>(16, native)) vec *= 2;
+    if (form == GemvForm::Dots) return gemv_config(vec, 4, 1, 8, 2, 4);
+    return gemv_config(vec, 4, 8, 1, 2, 8);
+  }
+  // GPUs: dots -- a warp-sized row of work-items per matrix row, 16-byte loads, four in flight each; columns --
+  // 32 work-items across 32 neighbouring columns (128 contiguous bytes per row) and 32 rows of them, eight rows
+  // in flight each, partial sums added in local memory: enough work-items without splitting the depth.
+  if (form == GemvForm::Dots)
+    return gemv_config(std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(dtype.size)), 1, 32, 8, 4, 16);
+  return gemv_config(1, 1, 32, 32, 8, 16);
+}
+
+// The one variant: its parameters (candidates in search order, the first turning fastest) and constraints.
+VariantSpace variant_space(const DTypeInfo& dtype) {
+  return {"gemv",
+          {{"UNROLL", {4, 2, 8, 1}},
+           {"WPT", {1, 2, 4}},
+           {"VEC", {4, 1, 2, 8}},
+           {"WG_Y", {8, 4, 1, 16, 32}},
+           {"WG_X", {32, 8, 64, 1}},
+           {"SPLIT", {16, 4, 1, 64}, ParameterKind::Launch}},
+          constraints(dtype.size)};
+}
+
+}  // namespace
+
+SearchSpace gemv_search_space(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
+  const Config preferred = gemv_default_config(dtype, bucket, device);
+  VariantSpace space = variant_space(dtype);
+  for (auto& parameter : space.parameters)
+    parameter.candidates = starting_with(preferred.value(parameter.name), parameter.candidates);
+  return SearchSpace({space});
+}
+
+Config gemv_default_config(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
+  Config config = preferred_config(dtype, gemv_bucket_problem(bucket).form, device);
+  // Halve the work-group (then the vector width) until the device holds it; one work-item always fits.
+  const SearchSpace space({variant_space(dtype)});
+  auto& v = config.values;
+  while (!space.validate(config, device).empty() && v["WG_X"] * v["WG_Y"] * v["VEC"] > 1) {
+    if (v["WG_Y"] > 1)
+      v["WG_Y"] /= 2;
+    else if (v["WG_X"] > 1)
+      v["WG_X"] /= 2;
+    else
+      v["VEC"] /= 2;
+  }
+  return config;
+}
+
+BuildOptions gemv_build_options(const DTypeInfo& dtype, const Config& config, GemvForm form, std::uint64_t vectors) {
+  BuildOptions options;
+  options.define("DTYPE", dtype.cl_type);
+  options.define("STORAGE", dtype.cl_type);
+  options.define("NUM_VECTORS", static_cast<std::int64_t>(vectors));
+  options.define("FORM", form == GemvForm::Dots ? 1 : 2);
+  for (const char* name : {"VEC", "WPT", "WG_X", "WG_Y", "UNROLL"}) options.define(name, config.value(name));
+  return options;
+}
+
+std::string gemv_bucket(const GemvProblem& problem) {
+  const std::string form = problem.form == GemvForm::Dots ? "dots," : "columns,";
+  if (problem.vectors > 1) return form + "multi";
+  const double elements = static_cast<double>(problem.rows) * static_cast<double>(problem.cols);
+  if (elements < 0x1p20) return form + "<2^20";
+  if (elements < 0x1p24) return form + "<2^24";
+  return form + ">=2^24";
+}
+
+const GemvBucketShape& gemv_bucket_problem(const std::string& bucket) {
+  for (const auto& entry : bucket_table())
+    if (bucket == entry.name) return entry;
+  throw Error(kOp, "bucket", CL_INVALID_VALUE, "no shape bucket named '" + bucket + "'");
+}
+
+std::vector<std::string> gemv_buckets() {
+  std::vector<std::string> names;
+  for (const auto& bucket : bucket_table()) names.emplace_back(bucket.name);
+  return names;
+}
+
+}  // namespace tilecl::detail

@@ -1,0 +1,148 @@
+#include "ops/image/filter_launch.hpp"
+
+#include "launch.hpp"
+#include "ops/image/filter_program.hpp"
+#include "program_cache.hpp"
+#include "tilecl/error.hpp"
+#include "workspace.hpp"
+
+namespace tilecl::detail {
+namespace {
+
+// The scalar arguments every kernel of a call shares, in the kernels' types.
+struct KernelScalars {
+  cl_int width, height, radius_x, radius_y;
+  cl_float border_value;
+  cl_uint4 fixed_point;
+  cl_float fixed_scale;
+};
+
+KernelScalars scalars_of(const FilterProblem& problem) {
+  KernelScalars s{};
+  s.width = static_cast<cl_int>(problem.width);
+  s.height = static_cast<cl_int>(problem.height);
+  s.radius_x = problem.shape.radius_x;
+  s.radius_y = problem.shape.radius_y;
+  s.border_value = problem.border_value;
+  s.fixed_point.s[0] = problem.finish.bias;
+  s.fixed_point.s[1] = problem.finish.multiplier;
+  s.fixed_point.s[2] = problem.finish.shift;
+  s.fixed_point.s[3] = static_cast<cl_uint>(problem.finish.float_end);
+  s.fixed_scale = problem.finish.scale;
+  return s;
+}
+
+struct Geometry {
+  cl::NDRange global, local;
+  std::size_t group_items = 0;  // 0: the driver chooses
+};
+
+// The launch-only work-group of the non-tiled kernels over items_x x items_y work-items.
+Geometry flat_geometry(const FilterPlan& plan, std::uint64_t items_x, std::uint64_t items_y) {
+  if (plan.wg_x == 0) return {cl::NDRange(items_x, items_y), cl::NullRange, 0};
+  const auto x = static_cast<std::uint64_t>(plan.wg_x), y = static_cast<std::uint64_t>(plan.wg_y);
+  return {cl::NDRange(round_up(items_x, x), round_up(items_y, y)), cl::NDRange(x, y), static_cast<std::size_t>(x * y)};
+}
+
+Geometry geometry_of(const FilterPlan& plan, const FilterProblem& problem) {
+  const std::uint64_t row_elements = problem.width * problem.shape.channels;
+  const auto vec = static_cast<std::uint64_t>(plan.vec);
+  switch (plan.variant) {
+    case FilterVariant::Tiled: {
+      const auto tile_x = static_cast<std::uint64_t>(plan.tile_x), tile_y = static_cast<std::uint64_t>(plan.tile_y);
+      const std::uint64_t group_x = tile_x * problem.shape.channels / vec;
+      const std::uint64_t group_y = tile_y / static_cast<std::uint64_t>(plan.wpt_y);
+      return {cl::NDRange(ceil_div(problem.width, tile_x) * group_x, ceil_div(problem.height, tile_y) * group_y),
+              cl::NDRange(group_x, group_y), static_cast<std::size_t>(group_x * group_y)};
+    }
+    case FilterVariant::Naive:
+      return flat_geometry(plan, problem.width, problem.height);
+    case FilterVariant::TwoPass:
+      return flat_geometry(plan, ceil_div(row_elements, vec), problem.height);
+    case FilterVariant::Vector: {
+      const std::uint64_t rows = problem.shape.form == FilterForm::Separable
+                                     ? ceil_div(problem.height, static_cast<std::uint64_t>(plan.wpt_y))
+                                     : problem.height;
+      return flat_geometry(plan, ceil_div(row_elements, vec), rows);
+    }
+  }
+  return {};
+}
+
+std::vector<cl::Event> launch_two_pass(const std::string& op, const QueueTarget& target, cl::CommandQueue& queue,
+                                       CompiledProgram& program, const Geometry& geometry, const FilterProblem& problem,
+                                       const ImageOperands& image, const BoundTaps& taps,
+                                       const std::vector<cl::Event>* wait) {
+  // Rows into a workspace of 4-byte elements (floats, or uints under USE_FIXED_POINT), then columns out of it.
+  const KernelScalars s = scalars_of(problem);
+  const std::uint64_t work_pitch = round_up(problem.width * problem.shape.channels, 16);
+  check_kernel_extent(op, "width", work_pitch);
+  const std::uint64_t bytes =
+      checked_multiply(op, "workspace", checked_multiply(op, "workspace", work_pitch, problem.height), 4);
+  if (bytes > target.info->max_allocation_bytes)
+    throw Error(op, "workspace", CL_INVALID_BUFFER_SIZE,
+                "the two-pass intermediate needs " + std::to_string(bytes) +
+                    " bytes, more than the device allocates at once (" +
+                    std::to_string(target.info->max_allocation_bytes) + ")");
+  auto workspace = acquire_workspace(op, target.context, target.device, "convolve two-pass intermediate",
+                                     static_cast<std::size_t>(bytes), wait);
+  for (const char* name : {"convolve_rows_vector", "convolve_cols_vector"})
+    check_work_group_fits(op, program, name, geometry.group_items);
+  auto rows = program.lease("convolve_rows_vector", op);
+  set_kernel_args(op, rows.kernel(), s.width, s.height, *image.src, static_cast<cl_ulong>(image.src_offset),
+                  static_cast<cl_int>(image.src_pitch), workspace.buffer(), static_cast<cl_int>(work_pitch), taps.first,
+                  s.radius_x, s.border_value);
+  cl::Event first = enqueue_kernel(op, queue, rows.kernel(), geometry.global, geometry.local, workspace.wait_list());
+  cl::Event second;
+  try {
+    auto columns = program.lease("convolve_cols_vector", op);
+    set_kernel_args(op, columns.kernel(), s.width, s.height, workspace.buffer(), static_cast<cl_int>(work_pitch),
+                    *image.dst, static_cast<cl_ulong>(image.dst_offset), static_cast<cl_int>(image.dst_pitch),
+                    taps.first, taps.second, s.radius_x, s.radius_y, s.border_value, s.fixed_point, s.fixed_scale);
+    const std::vector<cl::Event> after_rows{first};
+    second = enqueue_kernel(op, queue, columns.kernel(), geometry.global, geometry.local, &after_rows);
+  } catch (...) {
+    workspace.release_after(first);  // the next user of the workspace still waits for the row pass
+    throw;
+  }
+  workspace.release_after(second);
+  return {first, second};
+}
+
+cl::Event launch_single(const std::string& op, cl::CommandQueue& queue, CompiledProgram& program,
+                        const std::string& name, const Geometry& geometry, const FilterProblem& problem,
+                        const ImageOperands& image, const BoundTaps& taps, const std::vector<cl::Event>* wait) {
+  const KernelScalars s = scalars_of(problem);
+  check_work_group_fits(op, program, name, geometry.group_items);
+  auto lease = program.lease(name, op);
+  const auto src_offset = static_cast<cl_ulong>(image.src_offset), dst_offset = static_cast<cl_ulong>(image.dst_offset);
+  const auto src_pitch = static_cast<cl_int>(image.src_pitch), dst_pitch = static_cast<cl_int>(image.dst_pitch);
+  if (problem.shape.form == FilterForm::Direct)
+    set_kernel_args(op, lease.kernel(), s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset,
+                    dst_pitch, taps.first, s.radius_x, s.radius_y, s.border_value);
+  else
+    set_kernel_args(op, lease.kernel(), s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset,
+                    dst_pitch, taps.first, taps.second, s.radius_x, s.radius_y, s.border_value, s.fixed_point,
+                    s.fixed_scale);
+  return enqueue_kernel(op, queue, lease.kernel(), geometry.global, geometry.local, wait);
+}
+
+}  // namespace
+
+std::vector<cl::Event> launch_filter(const std::string& op, const QueueTarget& target, cl::CommandQueue& queue,
+                                     const DTypeInfo& dtype, const FilterPlan& plan, const FilterProblem& problem,
+                                     const ImageOperands& image, const BoundTaps& taps,
+                                     const std::vector<cl::Event>* wait) {
+  auto program = ProgramCache::instance().get(target.context, target.device, kConvolveFamily,
+                                              filter_build_options(problem.shape, problem.border, dtype, plan), op);
+  std::vector<cl::Event> wait_list = wait != nullptr ? *wait : std::vector<cl::Event>();
+  wait_list.insert(wait_list.end(), taps.copies.begin(), taps.copies.end());
+  const std::vector<cl::Event>* first_wait = wait_list.empty() ? nullptr : &wait_list;
+  const Geometry geometry = geometry_of(plan, problem);
+  if (plan.variant == FilterVariant::TwoPass)
+    return launch_two_pass(op, target, queue, *program, geometry, problem, image, taps, first_wait);
+  const std::string name = filter_kernel_names(problem.shape.form, plan.variant).front();
+  return {launch_single(op, queue, *program, name, geometry, problem, image, taps, first_wait)};
+}
+
+}  // namespace tilecl::detail

@@ -1,0 +1,199 @@
+// Search spaces: for each variant of kernels/convolve.cl its build parameters (the macros of the same names),
+// its launch parameters and the constraints that keep it legal on a device. `tilecl tune` walks parameters in
+// declaration order, the first varying fastest. The macros each variant reads are listed in
+// filter_program.cpp, and a test checks every parameter here against that table and the kernel file.
+#include "ops/image/filter_space.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "ops/image/image_common.hpp"
+
+namespace tilecl::detail {
+namespace {
+
+Constraint one_of(const char* name, std::vector<std::int64_t> allowed) {
+  std::string description = std::string(name) + " in {";
+  for (std::size_t i = 0; i < allowed.size(); ++i) description += (i ? ", " : "") + std::to_string(allowed[i]);
+  return {description + "}", [name, allowed](const Values& v, const DeviceInfo&) {
+            return std::find(allowed.begin(), allowed.end(), at(v, name)) != allowed.end();
+          }};
+}
+
+// The tiled variant's constraints: tile divisibility, work-group and local-memory limits, the unroll limit.
+std::vector<Constraint> tiled_constraints(const FilterShape& shape) {
+  const auto channels = static_cast<std::int64_t>(shape.channels);
+  const bool direct = shape.form == FilterForm::Direct;
+  std::vector<Constraint> constraints{one_of("VEC", {2, 4, 8, 16})};
+  constraints.push_back({"TILE_X * channels % VEC == 0, TILE_Y % WPT_Y == 0, PAD % VEC == 0, 1 <= WPT_Y <= 32",
+                         [channels](const Values& v, const DeviceInfo&) {
+                           return at(v, "TILE_X") > 0 && at(v, "TILE_Y") > 0 && at(v, "WPT_Y") >= 1 &&
+                                  at(v, "WPT_Y") <= 32 && (at(v, "TILE_X") * channels) % at(v, "VEC") == 0 &&
+                                  at(v, "TILE_Y") % at(v, "WPT_Y") == 0 && at(v, "PAD") >= 0 &&
+                                  at(v, "PAD") % at(v, "VEC") == 0 && at(v, "TILE_X") <= 4096 &&
+                                  at(v, "TILE_Y") <= 4096;
+                         }});
+  constraints.push_back({"work-group (TILE_X * channels / VEC) x (TILE_Y / WPT_Y) within the device's limits",
+                         [channels](const Values& v, const DeviceInfo& d) {
+                           const std::int64_t x = at(v, "TILE_X") * channels / at(v, "VEC"),
+                                              y = at(v, "TILE_Y") / at(v, "WPT_Y");
+                           return x >= 1 && y >= 1 && static_cast<std::uint64_t>(x * y) <= d.max_work_group_size &&
+                                  static_cast<std::uint64_t>(x) <= d.max_work_item_sizes[0] &&
+                                  static_cast<std::uint64_t>(y) <= d.max_work_item_sizes[1];
+                         }});
+  constraints.push_back({"the tile fits the device's local memory", [shape](const Values& v, const DeviceInfo& d) {
+                           FilterPlan plan = plan_of(Config{"tiled", v});
+                           return tiled_local_bytes(shape, plan) <= d.local_memory_bytes;
+                         }});
+  const int largest = std::max(shape.radius_x, shape.radius_y);
+  const int limit = direct ? kMaxTiledDirectRadius : kMaxFixedRadius;
+  constraints.push_back({"filter radii <= " + std::to_string(limit) + " (the tiled kernel unrolls its taps)",
+                         [largest, limit](const Values&, const DeviceInfo&) { return largest <= limit; }});
+  if (!direct) {
+    constraints.push_back(one_of("USE_LOCAL_INPUT", {0, 1}));
+    constraints.push_back(one_of("USE_PREFETCH", {0, 1}));
+  }
+  return constraints;
+}
+
+VariantSpace tiled_space(const FilterShape& shape) {
+  // Tile height and rows per work-item around the default first, then tile width, vector width, padding.
+  std::vector<Parameter> parameters{{"TILE_Y", {32, 16, 64, 8}},
+                                    {"WPT_Y", {8, 4, 16, 2}},
+                                    {"TILE_X", {128, 64, 256, 32}},
+                                    {"VEC", {4, 8, 2, 16}},
+                                    {"PAD", {0, 4}}};
+  // Separable: where the row pass reads its windows and whether a work-item loads all of them first.
+  if (shape.form == FilterForm::Separable) {
+    parameters.push_back({"USE_LOCAL_INPUT", {0, 1}});
+    parameters.push_back({"USE_PREFETCH", {1, 0}});
+  }
+  return VariantSpace{"tiled", parameters, tiled_constraints(shape)};
+}
+
+// A CPU-shaped (non-tiled) variant: its parameters, then (bytes with float sums) how results are rounded --
+// 1 the CPU default (rint is a software sequence under PoCL), 0 the GPU fallback's; the same results -- and
+// the launch-only work-group.
+VariantSpace cpu_shaped(const std::string& variant, std::vector<Parameter> parameters,
+                        std::vector<Constraint> constraints, bool rounding) {
+  // How an interior chunk reads its row taps: its window once and shuffles (1), or a load per tap (0).
+  if (variant != "naive") {
+    parameters.push_back({"USE_WINDOW", {0, 1}});
+    constraints.push_back(one_of("USE_WINDOW", {0, 1}));
+  }
+  if (rounding) {
+    parameters.push_back({"USE_ROUND_BY_ADD", {1, 0}});
+    constraints.push_back(one_of("USE_ROUND_BY_ADD", {0, 1}));
+  }
+  for (auto& parameter : work_group_parameters()) parameters.push_back(parameter);
+  constraints.push_back(work_group_fits());
+  return VariantSpace{variant, parameters, constraints};
+}
+
+Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
+                   const SearchSpace& space) {
+  // A local tile of about 128 elements by 32 rows, 4 outputs (16 bytes of floats) per work-item and row, 4 rows
+  // per work-item: for a 9x9 Gaussian at 7680x4320 the H200 measured 0.090 ms with 4 rows against 0.106 ms with
+  // 8 (tilecl tune, 2026-11-30). Smaller tiles while the local memory or the work-group limit is exceeded.
+  const bool direct = shape.form == FilterForm::Direct;
+  const std::int64_t tile_x = shape.channels == 1 ? (direct ? 128 : 64) : 32;
+  std::vector<std::pair<std::int64_t, std::int64_t>> heights;  // (TILE_Y, WPT_Y)
+  if (direct)
+    heights = {{32, 4}, {16, 4}, {8, 2}};
+  else if (shape.radius_y >= 3)
+    heights = {{32, 4}, {32, 8}, {16, 4}, {8, 2}};
+  else
+    heights = {{16, 4}, {32, 8}, {8, 2}};
+  for (std::int64_t x = tile_x; x >= 8; x /= 2) {
+    for (auto [tile_y, wpt_y] : heights) {
+      Config config{"tiled", {{"TILE_X", x}, {"TILE_Y", tile_y}, {"WPT_Y", wpt_y}, {"VEC", 4}, {"PAD", 0}}};
+      if (!direct) {
+        config.values["USE_LOCAL_INPUT"] = 0;
+        config.values["USE_PREFETCH"] = 1;
+      }
+      if (space.validate(config, device).empty()) return config;
+    }
+  }
+  // Too large a filter for the tiled kernels: 16-byte accesses, 256 work-items.
+  Config config{direct ? "vector" : "two_pass", {{"VEC", 4}, {"USE_WINDOW", 0}}};
+  if (dtype.size == 1 && !shape.opencv) config.values["USE_ROUND_BY_ADD"] = 0;  // rint: one instruction on GPUs
+  const Values work_group = work_group_default(64, 256, device.max_work_group_size);
+  config.values.insert(work_group.begin(), work_group.end());
+  return config;
+}
+
+}  // namespace
+
+SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype) {
+  const bool rounding = dtype.size == 1 && !shape.opencv;
+  const Constraint vectors = one_of("VEC", {2, 4, 8, 16});
+  if (shape.form == FilterForm::Direct) {
+    VariantSpace vector = cpu_shaped("vector", {{"VEC", {4, 8, 16, 2}}}, {vectors}, rounding);
+    VariantSpace naive = cpu_shaped("naive", {}, {}, false);
+    return SearchSpace({tiled_space(shape), vector, naive});
+  }
+  // Rows per work-item: with a build-time radius the kernel rolls its row passes through registers, so many
+  // rows cost no registers and filter each input row fewer times (32: 1.25 times for a 9x9 filter).
+  VariantSpace vector =
+      cpu_shaped("vector", {{"WPT_Y", {32, 16, 64, 8, 4}}, {"VEC", {4, 8, 16}}},
+                 {vectors,
+                  {"1 <= WPT_Y <= 128",
+                   [](const Values& v, const DeviceInfo&) { return at(v, "WPT_Y") >= 1 && at(v, "WPT_Y") <= 128; }}},
+                 rounding);
+  VariantSpace two_pass = cpu_shaped("two_pass", {{"VEC", {4, 8, 16}}}, {vectors}, rounding);
+  return SearchSpace({tiled_space(shape), vector, two_pass});
+}
+
+Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device) {
+  const SearchSpace space = convolve_search_space(shape, dtype);
+  const bool gpu_shaped = !device.is_cpu() && device.local_memory_is_dedicated &&
+                          device.local_memory_bytes >= std::uint64_t{32} * 1024 && device.max_work_group_size >= 256;
+  if (gpu_shaped) return gpu_default(shape, dtype, device, space);
+  // CPUs (and devices without fast local memory): no local memory, one SIMD register of floats per work-item;
+  // fused separable passes of 32 rows per work-item (8 at run-time radii, which keep a sum per row); bytes
+  // rounded by adding 2^23. Work-groups of 128 x 1: few,
+  // large groups (PoCL runs a work-group as a loop; 8 x 1 was up to 1.5x slower at 1920x1080).
+  const std::int64_t vec = std::clamp<std::int64_t>(static_cast<std::int64_t>(device.native_vector_width_float), 4, 16);
+  Config config{"vector", {{"VEC", vec == 4 || vec == 8 || vec == 16 ? vec : 8}}};
+  if (shape.form == FilterForm::Separable) config.values["WPT_Y"] = shape.radius_y <= kMaxFixedRadius ? 32 : 8;
+  config.values["USE_WINDOW"] = 0;
+  if (dtype.size == 1 && !shape.opencv) config.values["USE_ROUND_BY_ADD"] = 1;
+  const Values work_group = work_group_default(128, 128, device.max_work_group_size);
+  config.values.insert(work_group.begin(), work_group.end());
+  return config;
+}
+
+FilterPlan plan_of(const Config& config) {
+  auto value = [&config](const char* name, std::int64_t fallback) { return config_value(config, name, fallback); };
+  FilterPlan plan;
+  plan.variant = config.variant == "naive"      ? FilterVariant::Naive
+                 : config.variant == "tiled"    ? FilterVariant::Tiled
+                 : config.variant == "two_pass" ? FilterVariant::TwoPass
+                                                : FilterVariant::Vector;
+  plan.vec = value("VEC", 4);
+  plan.tile_x = value("TILE_X", 0);
+  plan.tile_y = value("TILE_Y", 0);
+  plan.wpt_y = value("WPT_Y", 1);
+  plan.pad = value("PAD", 0);
+  plan.local_input = value("USE_LOCAL_INPUT", 0) != 0;
+  plan.prefetch = value("USE_PREFETCH", 0) != 0;
+  plan.round_by_add = value("USE_ROUND_BY_ADD", 0) != 0;
+  plan.window = value("USE_WINDOW", 0);
+  plan.wg_x = value("WG_X", 0);
+  plan.wg_y = value("WG_Y", 1);
+  return plan;
+}
+
+std::uint64_t tiled_local_bytes(const FilterShape& shape, const FilterPlan& plan) {
+  const auto channels = static_cast<std::int64_t>(shape.channels);
+  if (plan.vec <= 0) return ~std::uint64_t{0};
+  const std::int64_t halo = (shape.radius_x * channels + plan.vec - 1) / plan.vec * plan.vec;
+  const std::int64_t rows = plan.tile_y + 2 * static_cast<std::int64_t>(shape.radius_y);
+  const std::int64_t tile_elements = plan.tile_x * channels;
+  const std::int64_t input = rows * (tile_elements + 2 * halo + plan.pad);
+  if (shape.form == FilterForm::Direct) return static_cast<std::uint64_t>(4 * input);
+  const std::int64_t mid = rows * (tile_elements + plan.pad);
+  return static_cast<std::uint64_t>(4 * (mid + (plan.local_input ? input : 0)));
+}
+
+}  // namespace tilecl::detail

@@ -1,0 +1,146 @@
+#include "ops/image/tap_buffers.hpp"
+
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "context_registry.hpp"
+#include "tilecl/error.hpp"
+
+namespace tilecl::detail {
+namespace {
+
+constexpr std::size_t kTapBytes = 4;
+
+std::uint64_t constant_memory_limit(const cl::Device& device) {
+  static std::mutex mutex;
+  static auto* limits = new std::map<cl_device_id, std::uint64_t>;  // never destroyed, like the other caches
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = limits->find(device());
+  if (found != limits->end()) return found->second;
+  const std::uint64_t limit = device.getInfo<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>();
+  limits->emplace(device(), limit);
+  return limit;
+}
+
+// The per-context cache of host-built taps; entries of forgotten contexts are dropped (context_registry.hpp).
+class TapCache {
+ public:
+  static TapCache& instance() {
+    static auto* cache = [] {  // never destroyed: it holds OpenCL objects
+      auto* created = new TapCache;
+      ContextRegistry::instance().add_pruner([created](const std::set<cl_context>& kept) { created->prune(kept); });
+      return created;
+    }();
+    return *cache;
+  }
+
+  cl::Buffer get(const std::string& op, const cl::Context& context, const TapWords& taps) {
+    ContextRegistry::instance().touch(context);  // before taking the lock: it may prune this cache
+    std::lock_guard<std::mutex> lock(mutex_);
+    Key key{context(), taps};
+    auto found = buffers_.find(key);
+    if (found != buffers_.end()) return found->second.second;
+    if (buffers_.size() >= 256) buffers_.clear();  // a bound, not a policy: taps are cheap to rebuild
+    try {
+      cl::Buffer buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, taps.size() * kTapBytes,
+                        const_cast<std::uint32_t*>(taps.data()));
+      buffers_.emplace(std::move(key), std::make_pair(context, buffer));
+      return buffer;
+    } catch (const cl::Error& error) {
+      throw Error(op, "taps", error.err(), "cannot allocate " + std::to_string(taps.size()) + " taps on the device");
+    }
+  }
+
+ private:
+  using Key = std::pair<cl_context, TapWords>;
+
+  void prune(const std::set<cl_context>& kept) {
+    std::vector<std::pair<cl::Context, cl::Buffer>> dropped;  // released after the lock
+    std::lock_guard<std::mutex> lock(mutex_);
+    dropped = take_entries_not_kept(buffers_, kept, [](const Key& key) { return key.first; });
+  }
+
+  std::mutex mutex_;
+  std::map<Key, std::pair<cl::Context, cl::Buffer>> buffers_;
+};
+
+}  // namespace
+
+TapWords tap_words(const std::vector<float>& taps) {
+  TapWords words(taps.size());
+  std::memcpy(words.data(), taps.data(), taps.size() * kTapBytes);
+  return words;
+}
+
+TapWords fixed_tap_words(const std::vector<std::uint32_t>& taps, bool dividing_finish) {
+  if (dividing_finish) return taps;
+  return tap_words(std::vector<float>(taps.begin(), taps.end()));
+}
+
+void check_constant_memory(const std::string& op, const std::string& argument, const QueueTarget& target,
+                           std::uint64_t taps, const std::string& what) {
+  const std::uint64_t limit = constant_memory_limit(target.device);
+  if (taps * kTapBytes > limit)
+    throw Error(op, argument, CL_INVALID_VALUE,
+                what + " need " + std::to_string(taps * kTapBytes) + " bytes of constant memory; the device allows " +
+                    std::to_string(limit) + " (" + std::to_string(limit / kTapBytes) + " taps)");
+}
+
+void check_taps_buffer(const std::string& op, const TapsArgument& taps, const QueueTarget& target,
+                       const ImageOperands& image, std::uint64_t dst_extent, std::size_t element_size) {
+  check_buffer(op, taps.name, *taps.buffer, target.context, 0, 0, kTapBytes);  // null, invalid, other context
+  const std::uint64_t size = taps.buffer->getInfo<CL_MEM_SIZE>();
+  const std::uint64_t end = checked_add(op, taps.name, taps.offset, taps.count);
+  const std::uint64_t needed = checked_multiply(op, taps.name, end, kTapBytes);
+  if (needed > size)
+    throw Error(op, taps.name, CL_INVALID_BUFFER_SIZE,
+                std::string("filter buffer too short: ") + std::to_string(taps.count) + " taps at offset " +
+                    std::to_string(taps.offset) + " need " + std::to_string(needed) + " bytes, it holds " +
+                    std::to_string(size));
+  // The kernels must not write the taps they read (compared in bytes: the element types differ).
+  check_no_overlap(op, taps.name, *taps.buffer, taps.offset * kTapBytes, taps.count * kTapBytes, "dst", *image.dst,
+                   image.dst_offset * element_size, dst_extent * element_size, 1);
+}
+
+BoundTaps bind_taps(const std::string& op, const QueueTarget& target, cl::CommandQueue& queue,
+                    const std::vector<TapsArgument>& arguments, const std::vector<cl::Event>* wait) {
+  std::uint64_t bound_bytes = 0;
+  bool as_they_are = true;
+  for (const auto& taps : arguments) {
+    as_they_are = as_they_are && taps.offset == 0;
+    bound_bytes += taps.buffer->getInfo<CL_MEM_SIZE>();
+  }
+  as_they_are = as_they_are && bound_bytes <= constant_memory_limit(target.device);
+  std::vector<cl::Buffer> buffers;
+  BoundTaps bound;
+  for (const auto& taps : arguments) {
+    if (as_they_are) {
+      buffers.push_back(*taps.buffer);
+      continue;
+    }
+    const auto bytes = static_cast<std::size_t>(taps.count * kTapBytes);
+    try {
+      buffers.emplace_back(target.context, CL_MEM_READ_ONLY, bytes);
+      cl::Event copied;
+      queue.enqueueCopyBuffer(*taps.buffer, buffers.back(), static_cast<std::size_t>(taps.offset * kTapBytes), 0, bytes,
+                              wait, &copied);
+      bound.copies.push_back(copied);
+    } catch (const cl::Error& error) {
+      throw Error(op, taps.name, error.err(), "cannot copy the taps into a buffer of their own");
+    }
+  }
+  bound.first = buffers.at(0);
+  bound.second = buffers.size() > 1 ? buffers[1] : buffers[0];
+  return bound;
+}
+
+BoundTaps host_taps(const std::string& op, const cl::Context& context, const TapWords& row, const TapWords& column) {
+  BoundTaps bound;
+  bound.first = TapCache::instance().get(op, context, row);
+  bound.second = column == row ? bound.first : TapCache::instance().get(op, context, column);
+  return bound;
+}
+
+}  // namespace tilecl::detail

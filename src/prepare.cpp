@@ -1,0 +1,47 @@
+// tilecl::prepare (include/tilecl/prepare.hpp): the choice a call would make, and its program built ahead.
+#include "tilecl/prepare.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "checks.hpp"
+#include "dtype.hpp"
+#include "program_cache.hpp"
+#include "tilecl/error.hpp"
+#include "tuning/op_registry.hpp"
+#include "tuning/tuning_service.hpp"
+
+namespace tilecl {
+
+Prepared prepare(const cl::CommandQueue& queue, const std::string& op, const std::string& dtype,
+                 const std::string& shape) {
+  const auto start = std::chrono::steady_clock::now();
+  const detail::TunableOp& entry = detail::find_tunable_op(op);
+  const detail::QueueTarget target = detail::queue_target(op, queue);
+  const auto& dtypes = entry.description.dtypes;
+  if (std::find(dtypes.begin(), dtypes.end(), dtype) == dtypes.end()) {
+    std::string known;
+    for (const auto& name : dtypes) known += (known.empty() ? "" : ", ") + name;
+    throw Error(op, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not one of " + known);
+  }
+  detail::check_dtype_supported(op, *detail::dtype_named(dtype), *target.info);
+  std::unique_ptr<detail::TuningSubject> subject;
+  try {
+    subject = entry.make_subject(dtype, shape);
+  } catch (const Error& error) {
+    throw Error(
+        op, "shape", error.status(),
+        "'" + shape + "' is not a shape of " + op + " (" + entry.description.shape_syntax + "): " + error.what());
+  }
+
+  Prepared prepared;
+  prepared.choice = detail::TuningService::instance().choose(target, *subject);
+  prepared.timed_shape = subject->timing_shape();
+  const detail::BuildOptions options = subject->build_options(prepared.choice.parameters);
+  detail::ProgramCache::instance().get(target.context, target.device, subject->family(), options, op);
+  prepared.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return prepared;
+}
+
+}  // namespace tilecl

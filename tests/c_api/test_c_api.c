@@ -1,0 +1,522 @@
+/* The C API (include/tilecl/tilecl.h) from a C program, built as C99 and as C11 (tests/c_api/CMakeLists.txt):
+ * every function on random data at awkward sizes and offsets, checked against host references written here,
+ * outputs between guard regions that must stay untouched; zero sizes, wait lists, status codes and the
+ * per-thread error message. Prints one line per check that fails and a summary; exits 1 on any failure. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tilecl/tilecl.h>
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(condition, ...)                                  \
+  do {                                                         \
+    ++checks;                                                  \
+    if (!(condition)) {                                        \
+      ++failures;                                              \
+      printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #condition); \
+      printf(__VA_ARGS__);                                     \
+      printf("\n");                                            \
+    }                                                          \
+  } while (0)
+
+/* The status is CL_SUCCESS; else prints the thread's last error message. */
+#define CHECK_OK(call)                                                                                   \
+  do {                                                                                                   \
+    tilecl_status status_ = (call);                                                                      \
+    CHECK(status_ == CL_SUCCESS, "%s: %s", tilecl_status_name(status_), tilecl_last_error_message()); \
+  } while (0)
+
+static cl_context context;
+static cl_command_queue queue;
+static cl_device_id device;
+
+/* --- Random data (a 64-bit LCG; TILECL_TEST_SEED reproduces a run) --------------------------------------- */
+
+static uint64_t state = 88172645463325252ull;
+
+static double uniform(void) { /* [0, 1) */
+  state = state * 6364136223846793005ull + 1442695040888963407ull;
+  return (double)(state >> 11) / 9007199254740992.0;
+}
+static float random_float(void) { return (float)(2.0 * uniform() - 1.0); }
+
+/* --- Buffers with guard regions ------------------------------------------------------------------------ */
+
+enum { GUARD = 64 }; /* elements before and after every output */
+
+/* A device buffer of `guard + count + guard` elements of `size` bytes holding `host` in the middle and the
+ * byte pattern 0x5a in the guards (and in the middle when host is NULL). */
+static cl_mem upload(const void* host, size_t count, size_t size) {
+  size_t total = (count + 2 * GUARD) * size;
+  unsigned char* bytes = malloc(total);
+  cl_int status;
+  cl_mem buffer;
+  memset(bytes, 0x5a, total);
+  if (host != NULL) memcpy(bytes + GUARD * size, host, count * size);
+  buffer = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total, bytes, &status);
+  if (status != CL_SUCCESS) {
+    printf("clCreateBuffer failed: %d\n", status);
+    exit(1);
+  }
+  free(bytes);
+  return buffer;
+}
+
+/* Reads the middle into `host` and checks both guards still hold 0x5a. */
+static void download(cl_mem buffer, void* host, size_t count, size_t size, const char* what) {
+  size_t total = (count + 2 * GUARD) * size, i, damaged = 0;
+  unsigned char* bytes = malloc(total);
+  clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, total, bytes, 0, NULL, NULL);
+  for (i = 0; i < GUARD * size; ++i) damaged += (bytes[i] != 0x5a) + (bytes[total - 1 - i] != 0x5a);
+  CHECK(damaged == 0, "%s: %zu guard bytes overwritten", what, damaged);
+  memcpy(host, bytes + GUARD * size, count * size);
+  free(bytes);
+}
+
+static void check_close(const float* got, const double* want, size_t count, double tolerance, const char* what) {
+  size_t i, bad = 0, first = 0;
+  for (i = 0; i < count; ++i) {
+    if (!(fabs(got[i] - want[i]) <= tolerance * (fabs(want[i]) > 1 ? fabs(want[i]) : 1))) {
+      if (bad++ == 0) first = i;
+    }
+  }
+  CHECK(bad == 0, "%s: %zu of %zu elements differ, first at %zu: %g, expected %g", what, bad, count, first,
+        bad ? got[first] : 0.0, bad ? want[first] : 0.0);
+}
+
+static unsigned char* random_bytes(size_t count) {
+  unsigned char* bytes = malloc(count > 0 ? count : 1);
+  size_t i;
+  for (i = 0; i < count; ++i) bytes[i] = (unsigned char)(uniform() * 256);
+  return bytes;
+}
+
+static double* new_doubles(size_t count) { return calloc(count > 0 ? count : 1, sizeof(double)); }
+static float* random_floats(size_t count) {
+  float* values = malloc((count > 0 ? count : 1) * sizeof(float));
+  size_t i;
+  for (i = 0; i < count; ++i) values[i] = random_float();
+  return values;
+}
+
+/* --- Elementwise ------------------------------------------------------------------------------------- */
+
+static void test_axpy(size_t n, size_t x_offset, size_t y_offset) {
+  float* x = random_floats(n + x_offset);
+  float* y = random_floats(n + y_offset);
+  float* got = malloc((n + y_offset + 1) * sizeof(float));
+  double* want = new_doubles(n + y_offset);
+  cl_mem x_buffer = upload(x, n + x_offset, sizeof(float)), y_buffer = upload(y, n + y_offset, sizeof(float));
+  cl_event done = NULL;
+  size_t i;
+  char what[64];
+  for (i = 0; i < n + y_offset; ++i) want[i] = i < y_offset ? y[i] : 0.75 * x[x_offset + i - y_offset] + y[i];
+  /* Offsets count elements; the guards shift every element by GUARD. */
+  CHECK_OK(tilecl_axpy_f32(queue, n, 0.75f, x_buffer, GUARD + x_offset, y_buffer, GUARD + y_offset, 0, NULL, &done));
+  CHECK((n == 0) == (done == NULL), "axpy n=%zu: event %p", n, (void*)done);
+  if (done != NULL) clReleaseEvent(done);
+  download(y_buffer, got, n + y_offset, sizeof(float), "axpy");
+  sprintf(what, "axpy n=%zu", n);
+  check_close(got, want, n + y_offset, 1e-6, what);
+  clReleaseMemObject(x_buffer);
+  clReleaseMemObject(y_buffer);
+  free(x), free(y), free(got), free(want);
+}
+
+static void test_vector_add(size_t n) {
+  float* a = random_floats(n);
+  float* b = random_floats(n);
+  float* got = malloc((n + 1) * sizeof(float));
+  double* want = new_doubles(n);
+  cl_mem a_buffer = upload(a, n, sizeof(float)), b_buffer = upload(b, n, sizeof(float)),
+         c_buffer = upload(NULL, n, sizeof(float));
+  size_t i;
+  for (i = 0; i < n; ++i) want[i] = (double)a[i] + b[i];
+  CHECK_OK(tilecl_vector_add_f32(queue, n, a_buffer, GUARD, b_buffer, GUARD, c_buffer, GUARD, 0, NULL, NULL));
+  download(c_buffer, got, n, sizeof(float), "vector_add");
+  check_close(got, want, n, 1e-6, "vector_add");
+  clReleaseMemObject(a_buffer), clReleaseMemObject(b_buffer), clReleaseMemObject(c_buffer);
+  free(a), free(b), free(got), free(want);
+}
+
+/* The device has fp64: vector_add_f64 adds; else it is refused with CL_INVALID_DEVICE. */
+static void test_double(int fp64) {
+  double a[3] = {1.25, -2.5, 1e300}, b[3] = {0.125, 4.0, 1e300}, c[3];
+  cl_mem a_buffer = upload(a, 3, sizeof(double)), b_buffer = upload(b, 3, sizeof(double)),
+         c_buffer = upload(NULL, 3, sizeof(double));
+  tilecl_status status = tilecl_vector_add_f64(queue, 3, a_buffer, GUARD, b_buffer, GUARD, c_buffer, GUARD, 0, NULL,
+                                               NULL);
+  if (fp64) {
+    CHECK(status == CL_SUCCESS, "vector_add_f64: %s", tilecl_last_error_message());
+    download(c_buffer, c, 3, sizeof(double), "vector_add_f64");
+    CHECK(c[0] == 1.375 && c[1] == 1.5 && c[2] == 2e300, "vector_add_f64: %g %g %g", c[0], c[1], c[2]);
+  } else {
+    CHECK(status == CL_INVALID_DEVICE, "vector_add_f64 without fp64: %s", tilecl_status_name(status));
+  }
+  clReleaseMemObject(a_buffer), clReleaseMemObject(b_buffer), clReleaseMemObject(c_buffer);
+}
+
+/* --- Transpose --------------------------------------------------------------------------------------- */
+
+static void test_transpose_u8(size_t rows, size_t cols) {
+  size_t ld_in = cols + 3, ld_out = rows + 5, r, c, bad = 0;
+  size_t in_count = rows * ld_in, out_count = cols * ld_out;
+  unsigned char* in = random_bytes(in_count);
+  unsigned char* out = malloc(out_count);
+  cl_mem in_buffer = upload(in, in_count, 1), out_buffer = upload(NULL, out_count, 1);
+  CHECK_OK(tilecl_transpose_u8(queue, rows, cols, in_buffer, GUARD, ld_in, out_buffer, GUARD, ld_out, 0, NULL, NULL));
+  download(out_buffer, out, out_count, 1, "transpose_u8");
+  for (c = 0; c < cols; ++c)
+    for (r = 0; r < ld_out; ++r) bad += out[c * ld_out + r] != (r < rows ? in[r * ld_in + c] : 0x5a);
+  CHECK(bad == 0, "transpose_u8 %zux%zu: %zu elements differ (padding included)", rows, cols, bad);
+  clReleaseMemObject(in_buffer), clReleaseMemObject(out_buffer);
+  free(in), free(out);
+}
+
+static void test_transpose_i32(size_t rows, size_t cols) {
+  size_t i, r, c, bad = 0, count = rows * cols;
+  cl_int* in = malloc(count * sizeof(cl_int));
+  cl_int* out = malloc(count * sizeof(cl_int));
+  cl_mem in_buffer, out_buffer;
+  for (i = 0; i < count; ++i) in[i] = (cl_int)(uniform() * 4e9 - 2e9);
+  in_buffer = upload(in, count, sizeof(cl_int));
+  out_buffer = upload(NULL, count, sizeof(cl_int));
+  CHECK_OK(tilecl_transpose_i32(queue, rows, cols, in_buffer, GUARD, cols, out_buffer, GUARD, rows, 0, NULL, NULL));
+  download(out_buffer, out, count, sizeof(cl_int), "transpose_i32");
+  for (r = 0; r < rows; ++r)
+    for (c = 0; c < cols; ++c) bad += out[c * rows + r] != in[r * cols + c];
+  CHECK(bad == 0, "transpose_i32 %zux%zu: %zu elements differ", rows, cols, bad);
+  clReleaseMemObject(in_buffer), clReleaseMemObject(out_buffer);
+  free(in), free(out);
+}
+
+/* --- Reduce ------------------------------------------------------------------------------------------ */
+
+static void test_reduce(size_t n) {
+  float* x = random_floats(n);
+  double sum = 0, max = -2;
+  size_t i, argmax = 0, index = 12345;
+  float value = 0, device_max[1];
+  cl_int ints[5] = {7, -3, 9, 9, -11}, int_sum = 0;
+  cl_mem x_buffer = upload(x, n, sizeof(float)), result = upload(NULL, 1, sizeof(float)),
+         int_buffer = upload(ints, 5, sizeof(cl_int));
+  for (i = 0; i < n; ++i) {
+    sum += x[i];
+    if (x[i] > max) max = x[i], argmax = i;
+  }
+  CHECK_OK(tilecl_reduce_value_f32(queue, TILECL_SUM, n, x_buffer, GUARD, &value, 0, NULL));
+  CHECK(fabs(value - sum) <= 1e-5 * (double)n, "reduce_value sum n=%zu: %g, expected %g", n, value, sum);
+  CHECK_OK(tilecl_reduce_index_f32(queue, TILECL_ARGMAX, n, x_buffer, GUARD, &index, 0, NULL));
+  CHECK(index == argmax, "reduce_index argmax n=%zu: %zu, expected %zu", n, index, argmax);
+  CHECK_OK(tilecl_reduce_f32(queue, TILECL_MAX, n, x_buffer, GUARD, result, GUARD, 0, NULL, NULL));
+  download(result, device_max, 1, sizeof(float), "reduce max");
+  CHECK(device_max[0] == (float)max, "reduce max n=%zu: %g, expected %g", n, device_max[0], max);
+  CHECK_OK(tilecl_reduce_value_i32(queue, TILECL_SUM, 5, int_buffer, GUARD, &int_sum, 0, NULL));
+  CHECK(int_sum == 11, "reduce_value_i32 sum: %d, expected 11", int_sum);
+  CHECK_OK(tilecl_reduce_index_i32(queue, TILECL_ARGMIN, 5, int_buffer, GUARD, &index, 0, NULL));
+  CHECK(index == 4, "reduce_index_i32 argmin: %zu, expected 4", index);
+  clReleaseMemObject(x_buffer), clReleaseMemObject(result), clReleaseMemObject(int_buffer);
+  free(x);
+}
+
+/* --- GEMM -------------------------------------------------------------------------------------------- */
+
+/* C = alpha A^T B + beta C, row-major, A stored k x m (lda = m + 2), B k x n (ldb = n + 1), C m x n. */
+static void test_gemm(size_t m, size_t n, size_t k) {
+  size_t lda = m + 2, ldb = n + 1, ldc = n + 3, i, j, p;
+  float* a = random_floats(k * lda);
+  float* b = random_floats(k * ldb);
+  float* c = random_floats(m * ldc);
+  float* got = malloc(m * ldc * sizeof(float));
+  double* want = new_doubles(m * ldc);
+  cl_mem a_buffer = upload(a, k * lda, sizeof(float)), b_buffer = upload(b, k * ldb, sizeof(float)),
+         c_buffer = upload(c, m * ldc, sizeof(float));
+  for (i = 0; i < m; ++i) {
+    for (j = 0; j < ldc; ++j) {
+      double total = 0;
+      if (j >= n) {
+        want[i * ldc + j] = c[i * ldc + j];
+        continue;
+      }
+      for (p = 0; p < k; ++p) total += (double)a[p * lda + i] * b[p * ldb + j];
+      want[i * ldc + j] = 1.5 * total - 0.5 * c[i * ldc + j];
+    }
+  }
+  CHECK_OK(tilecl_gemm_f32(queue, TILECL_ROW_MAJOR, TILECL_TRANSPOSE, TILECL_NO_TRANSPOSE, m, n, k, 1.5f, a_buffer,
+                           GUARD, lda, b_buffer, GUARD, ldb, -0.5f, c_buffer, GUARD, ldc, 0, NULL, NULL));
+  download(c_buffer, got, m * ldc, sizeof(float), "gemm");
+  check_close(got, want, m * ldc, 1e-5 * (double)k, "gemm");
+  clReleaseMemObject(a_buffer), clReleaseMemObject(b_buffer), clReleaseMemObject(c_buffer);
+  free(a), free(b), free(c), free(got), free(want);
+}
+
+/* --- Images ------------------------------------------------------------------------------------------ */
+
+/* The index a border rule reads for position i of an axis of n (tilecl::Border), or -1 for a zero. */
+static long border_index(long i, long n, tilecl_border border) {
+  if (i >= 0 && i < n) return i;
+  switch (border) {
+    case TILECL_BORDER_CLAMP:
+      return i < 0 ? 0 : n - 1;
+    case TILECL_BORDER_WRAP:
+      return ((i % n) + n) % n;
+    case TILECL_BORDER_MIRROR: {
+      long period = 2 * (n - 1);
+      if (n == 1) return 0;
+      i = ((i % period) + period) % period;
+      return i < n ? i : period - i;
+    }
+    default:
+      return -1;
+  }
+}
+
+/* dst = src correlated with a fw x fh filter, `channels` interleaved, dense rows. */
+static void reference_filter(const float* src, double* dst, long width, long height, long channels, const float* f,
+                             long fw, long fh, tilecl_border border) {
+  long x, y, ch, i, j;
+  for (y = 0; y < height; ++y)
+    for (x = 0; x < width; ++x)
+      for (ch = 0; ch < channels; ++ch) {
+        double total = 0;
+        for (j = 0; j < fh; ++j)
+          for (i = 0; i < fw; ++i) {
+            long sx = border_index(x + i - fw / 2, width, border), sy = border_index(y + j - fh / 2, height, border);
+            if (sx >= 0 && sy >= 0) total += (double)f[j * fw + i] * src[(sy * width + sx) * channels + ch];
+          }
+        dst[(y * width + x) * channels + ch] = total;
+      }
+}
+
+static void test_convolve2d(long width, long height, long channels, tilecl_border border) {
+  size_t count = (size_t)(width * height * channels);
+  float filter[15];
+  float* src = random_floats(count);
+  float* got = malloc(count * sizeof(float));
+  double* want = new_doubles(count);
+  cl_mem src_buffer, dst_buffer, filter_buffer;
+  size_t i;
+  for (i = 0; i < 15; ++i) filter[i] = random_float();
+  src_buffer = upload(src, count, sizeof(float));
+  dst_buffer = upload(NULL, count, sizeof(float));
+  filter_buffer = upload(filter, 15, sizeof(float));
+  reference_filter(src, want, width, height, channels, filter, 5, 3, border);
+  CHECK_OK(tilecl_convolve2d_f32(queue, (size_t)width, (size_t)height, (size_t)channels, src_buffer, GUARD,
+                                 (size_t)(width * channels), dst_buffer, GUARD, (size_t)(width * channels),
+                                 filter_buffer, GUARD, 5, 3, border, 0, NULL, NULL));
+  download(dst_buffer, got, count, sizeof(float), "convolve2d");
+  check_close(got, want, count, 1e-5, "convolve2d");
+  clReleaseMemObject(src_buffer), clReleaseMemObject(dst_buffer), clReleaseMemObject(filter_buffer);
+  free(src), free(got), free(want);
+}
+
+/* Separable (u8), box (f32) and Gaussian (f32) blurs, each against reference_filter with the equivalent 2-D
+ * filter; u8 results may differ by one where the float sum rounds differently. */
+static void test_blurs(long width, long height, tilecl_border border) {
+  size_t count = (size_t)(width * height), i, bad = 0;
+  float row[5], column[3], outer[15], box[9], gauss[81], taps[9], norm = 0;
+  float* src = random_floats(count);
+  unsigned char* bytes = random_bytes(count);
+  unsigned char* got_bytes = malloc(count);
+  float* byte_values = malloc(count * sizeof(float));
+  float* got = malloc(count * sizeof(float));
+  double* want = new_doubles(count);
+  cl_mem byte_buffer, byte_out, src_buffer, dst_buffer, row_buffer, column_buffer;
+  long d, j;
+  for (i = 0; i < 5; ++i) row[i] = (float)uniform() * 0.4f;
+  for (i = 0; i < 3; ++i) column[i] = (float)uniform() * 0.6f;
+  for (j = 0; j < 3; ++j)
+    for (d = 0; d < 5; ++d) outer[j * 5 + d] = column[j] * row[d];
+  for (i = 0; i < count; ++i) byte_values[i] = bytes[i];
+  byte_buffer = upload(bytes, count, 1), byte_out = upload(NULL, count, 1);
+  row_buffer = upload(row, 5, sizeof(float)), column_buffer = upload(column, 3, sizeof(float));
+  CHECK_OK(tilecl_separable_filter_u8(queue, (size_t)width, (size_t)height, 1, byte_buffer, GUARD, (size_t)width,
+                                      byte_out, GUARD, (size_t)width, row_buffer, GUARD, 5, column_buffer, GUARD, 3,
+                                      border, 0, NULL, NULL));
+  download(byte_out, got_bytes, count, 1, "separable_filter_u8");
+  reference_filter(byte_values, want, width, height, 1, outer, 5, 3, border);
+  for (i = 0; i < count; ++i) {
+    double expected = want[i] < 0 ? 0 : want[i] > 255 ? 255 : want[i];
+    bad += fabs(got_bytes[i] - expected) > 0.5 + 1e-3;
+  }
+  CHECK(bad == 0, "separable_filter_u8 %ldx%ld: %zu pixels off by more than rounding", width, height, bad);
+
+  src_buffer = upload(src, count, sizeof(float)), dst_buffer = upload(NULL, count, sizeof(float));
+  for (i = 0; i < 9; ++i) box[i] = 1.0f / 9;
+  CHECK_OK(tilecl_box_blur_f32(queue, (size_t)width, (size_t)height, 1, src_buffer, GUARD, (size_t)width, dst_buffer,
+                               GUARD, (size_t)width, 1, 1, border, 0, NULL, NULL));
+  download(dst_buffer, got, count, sizeof(float), "box_blur");
+  reference_filter(src, want, width, height, 1, box, 3, 3, border);
+  check_close(got, want, count, 1e-5, "box_blur");
+
+  /* sigma 1.2: the default radius is ceil(3 sigma) = 4, so 9 taps. */
+  for (d = -4; d <= 4; ++d) taps[d + 4] = (float)exp(-(double)(d * d) / (2 * 1.2 * 1.2)), norm += taps[d + 4];
+  for (j = 0; j < 9; ++j)
+    for (d = 0; d < 9; ++d) gauss[j * 9 + d] = taps[j] / norm * taps[d] / norm;
+  CHECK_OK(tilecl_gaussian_blur_f32(queue, (size_t)width, (size_t)height, 1, src_buffer, GUARD, (size_t)width,
+                                    dst_buffer, GUARD, (size_t)width, 1.2, border, TILECL_GAUSSIAN_RADIUS_AUTO, 0, NULL,
+                                    NULL));
+  download(dst_buffer, got, count, sizeof(float), "gaussian_blur");
+  reference_filter(src, want, width, height, 1, gauss, 9, 9, border);
+  check_close(got, want, count, 1e-5, "gaussian_blur");
+  clReleaseMemObject(byte_buffer), clReleaseMemObject(byte_out), clReleaseMemObject(src_buffer);
+  clReleaseMemObject(dst_buffer), clReleaseMemObject(row_buffer), clReleaseMemObject(column_buffer);
+  free(src), free(bytes), free(got_bytes), free(byte_values), free(got), free(want);
+}
+
+static void test_rgb_to_gray(size_t width, size_t height) {
+  size_t src_pitch = 3 * width + 2, dst_pitch = width + 1, x, y, bad = 0;
+  size_t src_count = height * src_pitch, dst_count = height * dst_pitch;
+  unsigned char* rgb = random_bytes(src_count);
+  unsigned char* gray = malloc(dst_count);
+  cl_mem src_buffer = upload(rgb, src_count, 1), dst_buffer = upload(NULL, dst_count, 1);
+  CHECK_OK(tilecl_rgb_to_gray_u8(queue, width, height, src_buffer, GUARD, src_pitch, dst_buffer, GUARD, dst_pitch,
+                                 0.3f, 0.6f, 0.1f, 0, NULL, NULL));
+  download(dst_buffer, gray, dst_count, 1, "rgb_to_gray");
+  for (y = 0; y < height; ++y)
+    for (x = 0; x < dst_pitch; ++x) {
+      const unsigned char* p = rgb + y * src_pitch + 3 * x;
+      double want = x < width ? 0.3 * p[0] + 0.6 * p[1] + 0.1 * p[2] : 0x5a;
+      bad += fabs(gray[y * dst_pitch + x] - want) > 0.5 + 1e-3;
+    }
+  CHECK(bad == 0, "rgb_to_gray_u8 %zux%zu: %zu pixels differ (padding included)", width, height, bad);
+  clReleaseMemObject(src_buffer), clReleaseMemObject(dst_buffer);
+  free(rgb), free(gray);
+}
+
+/* --- Events, errors, threads, prepare ---------------------------------------------------------------- */
+
+/* The op waits for a user event of the wait list: nothing happens before it completes. */
+static void test_wait_list(void) {
+  float x[4] = {1, 2, 3, 4}, y[4] = {10, 20, 30, 40}, got[4];
+  cl_int status;
+  cl_event gate = clCreateUserEvent(context, &status), done = NULL;
+  cl_int state = CL_QUEUED;
+  cl_mem x_buffer = upload(x, 4, sizeof(float)), y_buffer = upload(y, 4, sizeof(float));
+  CHECK_OK(tilecl_axpy_f32(queue, 4, 2.0f, x_buffer, GUARD, y_buffer, GUARD, 1, &gate, &done));
+  CHECK(done != NULL, "axpy behind a user event returned no event");
+  if (done == NULL) return;
+  clFlush(queue);
+  clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(state), &state, NULL);
+  CHECK(state != CL_COMPLETE, "axpy ran before the event it waits for completed");
+  clSetUserEventStatus(gate, CL_COMPLETE);
+  clWaitForEvents(1, &done);
+  download(y_buffer, got, 4, sizeof(float), "axpy behind a user event");
+  CHECK(got[0] == 12 && got[3] == 48, "axpy behind a user event: %g .. %g", got[0], got[3]);
+  clReleaseEvent(done), clReleaseEvent(gate);
+  clReleaseMemObject(x_buffer), clReleaseMemObject(y_buffer);
+}
+
+static int contains(const char* text, const char* part) { return strstr(text, part) != NULL; }
+
+static void test_errors(void) {
+  cl_mem small = upload(NULL, 10, sizeof(float));
+  cl_event done = (cl_event)&done; /* a dangling value the call must overwrite with NULL */
+  float value;
+  tilecl_status status =
+      tilecl_axpy_f32(queue, 1000, 1.0f, small, 0, small, GUARD + 10, 0, NULL, &done);
+  CHECK(status == CL_INVALID_BUFFER_SIZE, "too small a buffer: %s", tilecl_status_name(status));
+  CHECK(done == NULL, "a failed call left an event");
+  CHECK(contains(tilecl_last_error_message(), "tilecl::axpy: x:") &&
+            contains(tilecl_last_error_message(), "[CL_INVALID_BUFFER_SIZE]"),
+        "message: %s", tilecl_last_error_message());
+  CHECK(strcmp(tilecl_status_name(CL_INVALID_BUFFER_SIZE), "CL_INVALID_BUFFER_SIZE") == 0, "status name");
+  CHECK(strcmp(tilecl_status_name(TILECL_ERROR_UNKNOWN), "TILECL_ERROR_UNKNOWN") == 0, "unknown status name");
+  CHECK(strcmp(tilecl_status_name(-1001), "CL_PLATFORM_NOT_FOUND_KHR") == 0, "-1001: %s", tilecl_status_name(-1001));
+
+  status = tilecl_axpy_f32(queue, 1, 1.0f, small, GUARD, small, GUARD + 1, 2, NULL, NULL);
+  CHECK(status == CL_INVALID_EVENT_WAIT_LIST, "count without a list: %s", tilecl_status_name(status));
+  status = tilecl_box_blur_f32(queue, 2, 2, 1, small, GUARD, 2, small, GUARD + 4, 2, 1, 1, (tilecl_border)7, 0,
+                               NULL, NULL);
+  CHECK(status == CL_INVALID_VALUE && contains(tilecl_last_error_message(), "border"), "border 7: %s",
+        tilecl_last_error_message());
+  status = tilecl_reduce_value_f32(queue, TILECL_SUM, 4, small, GUARD, NULL, 0, NULL);
+  CHECK(status == CL_INVALID_VALUE && contains(tilecl_last_error_message(), "value"), "NULL value: %s",
+        tilecl_last_error_message());
+  status = tilecl_reduce_value_f32(queue, TILECL_ARGMAX, 4, small, GUARD, &value, 0, NULL);
+  CHECK(status == CL_INVALID_VALUE, "reduce_value of ArgMax: %s", tilecl_status_name(status));
+
+  /* Zero sizes: success, nothing enqueued, no event, null buffers accepted. */
+  done = (cl_event)&done;
+  CHECK_OK(tilecl_transpose_f32(queue, 0, 5, NULL, 0, 5, NULL, 0, 1, 0, NULL, &done));
+  CHECK(done == NULL, "a zero-sized transpose returned an event");
+  CHECK(tilecl_last_error_message()[0] == '\0', "a success left the message '%s'", tilecl_last_error_message());
+  clReleaseMemObject(small);
+}
+
+static void* fail_in_thread(void* result) {
+  tilecl_axpy_f32(queue, 1, 1.0f, NULL, 0, NULL, 0, 0, NULL, NULL);
+  *(int*)result = contains(tilecl_last_error_message(), "tilecl::axpy");
+  return NULL;
+}
+
+/* Each thread has its own last message: a failure in another thread leaves this one's untouched. */
+static void test_thread_messages(void) {
+  pthread_t thread;
+  int other_saw_its_error = 0;
+  CHECK_OK(tilecl_transpose_f32(queue, 0, 0, NULL, 0, 1, NULL, 0, 1, 0, NULL, NULL));
+  pthread_create(&thread, NULL, fail_in_thread, &other_saw_its_error);
+  pthread_join(thread, NULL);
+  CHECK(other_saw_its_error, "the failing thread does not see its message");
+  CHECK(tilecl_last_error_message()[0] == '\0', "another thread's failure reached this thread: %s",
+        tilecl_last_error_message());
+}
+
+static void test_prepare(void) {
+  char chosen[256];
+  tilecl_status status;
+  CHECK_OK(tilecl_prepare(queue, "axpy", "float", "2^12", chosen, sizeof(chosen)));
+  CHECK(strlen(chosen) > 3 && chosen[strlen(chosen) - 1] == ')', "prepare chose '%s'", chosen);
+  CHECK_OK(tilecl_prepare(queue, "axpy", "float", "2^12", chosen, 4));
+  CHECK(strlen(chosen) == 3, "a 4-byte buffer holds '%s'", chosen);
+  status = tilecl_prepare(queue, "frobnicate", "float", "2^12", chosen, sizeof(chosen));
+  CHECK(status == CL_INVALID_VALUE && contains(tilecl_last_error_message(), "axpy") && chosen[0] == '\0',
+        "unknown op: %s", tilecl_last_error_message());
+}
+
+int main(void) {
+  const char* seed = getenv("TILECL_TEST_SEED");
+  char extensions[4096] = "";
+  cl_int status;
+  state ^= seed != NULL ? strtoull(seed, NULL, 10) : 20261201ull;
+  CHECK_OK(tilecl_select_device(NULL, NULL, &device));
+  if (failures) return 1;
+  context = clCreateContext(NULL, 1, &device, NULL, NULL, &status);
+#if CL_TARGET_OPENCL_VERSION >= 200
+  queue = clCreateCommandQueueWithProperties(context, device, NULL, &status);
+#else
+  queue = clCreateCommandQueue(context, device, 0, &status);
+#endif
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof(extensions) - 1, extensions, NULL);
+  printf("tilecl %s C API test (C %ld), seed %s\n", tilecl_version(), (long)__STDC_VERSION__,
+         seed != NULL ? seed : "20261201");
+
+  test_axpy(0, 0, 0), test_axpy(1, 0, 0), test_axpy(997, 3, 1), test_axpy(65537, 0, 5);
+  test_vector_add(4099);
+  test_double(contains(extensions, "cl_khr_fp64"));
+  test_transpose_u8(37, 53), test_transpose_u8(1, 129);
+  test_transpose_i32(64, 31);
+  test_reduce(1), test_reduce(100003);
+  test_gemm(37, 29, 41), test_gemm(1, 67, 3);
+  /* One border each (every border is a program of its own, slow to build on a CPU; ops.convolve tests them all,
+   * and the enumerations' values are checked where they are converted). */
+  test_convolve2d(23, 17, 3, TILECL_BORDER_MIRROR), test_convolve2d(4, 2, 3, TILECL_BORDER_MIRROR);
+  test_blurs(41, 13, TILECL_BORDER_CLAMP), test_blurs(7, 3, TILECL_BORDER_CLAMP);
+  test_rgb_to_gray(31, 17);
+  test_wait_list();
+  test_errors();
+  test_thread_messages();
+  test_prepare();
+
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures == 0 ? 0 : 1;
+}

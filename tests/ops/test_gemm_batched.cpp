@@ -1,0 +1,412 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <set>
+
+#include "ops/gemm_batched.hpp"
+#include "ops/gemm_batched_parts.hpp"
+#include "reference/gemm_reference.hpp"
+#include "support/fixture.hpp"
+#include "support/guarded_buffer.hpp"
+#include "tilecl/error.hpp"
+#include "tilecl/gemm_batched.hpp"
+#include "tuning/op_registry.hpp"
+
+using namespace tilecl;
+using tilecl::detail::Config;
+using tilecl::test::device;
+
+namespace {
+
+constexpr double kSentinel = 2468.0;  // C between and around the matrices: must survive bit for bit
+
+// One batched call without its buffers. Matrices are laid out one after the other with `gap` elements between
+// them (a regular layout, given to gemm_strided_batched as strides), or, for gemm_batched, in a shuffled order.
+struct Problem {
+  Layout layout = Layout::RowMajor;
+  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+  std::size_t batch = 1, m = 1, n = 1, k = 1;
+  double alpha = 1.0, beta = 0.0;
+  std::size_t ld_extra = 0, gap = 0, first = 0;
+  bool per_matrix = false;
+  bool shared_a = false;  // stride_a = 0: every product uses the first A
+
+  std::string describe() const {
+    return std::string(per_matrix ? "offsets " : "strided ") + (layout == Layout::RowMajor ? "row " : "col ") +
+           (trans_a == Transpose::Yes ? "T" : "N") + (trans_b == Transpose::Yes ? "T" : "N") + " " +
+           std::to_string(batch) + "x" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+           " alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) + " ld+" + std::to_string(ld_extra) +
+           " gap " + std::to_string(gap) + (shared_a ? " shared A" : "");
+  }
+};
+
+reference::Layout ref_layout(Layout layout) {
+  return layout == Layout::RowMajor ? reference::Layout::RowMajor : reference::Layout::ColMajor;
+}
+reference::Transpose ref_trans(Transpose trans) {
+  return trans == Transpose::Yes ? reference::Transpose::Yes : reference::Transpose::No;
+}
+
+// One operand of every matrix: stored extent, leading dimension, span and where each matrix starts.
+struct Operand {
+  reference::Extent extent;
+  std::size_t ld, span;
+  std::vector<std::size_t> offsets;
+  std::size_t size() const { return offsets.empty() ? 0 : *std::max_element(offsets.begin(), offsets.end()) + span; }
+};
+
+Operand operand(const Problem& p, reference::Extent extent, std::size_t count, std::size_t order_salt) {
+  const auto layout = ref_layout(p.layout);
+  Operand o{extent, reference::min_ld(layout, extent) + p.ld_extra, 0, {}};
+  o.span = reference::required_elements(layout, extent, o.ld);
+  std::vector<std::size_t> slots(count);
+  std::iota(slots.begin(), slots.end(), 0);
+  if (p.per_matrix)
+    std::rotate(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(order_salt % count),
+                slots.end());  // matrix i sits in slot (i + salt) % count: offsets out of order
+  for (std::size_t i = 0; i < count; ++i) o.offsets.push_back(p.first + slots[i] * (o.span + p.gap));
+  return o;
+}
+
+// Per-matrix scalars for gemm_batched: around the problem's, one alpha of 0 and one beta of 0 when there are
+// several matrices; the problem's own for the strided call.
+std::vector<double> scalars(const Problem& p, double base, std::size_t zero_at) {
+  std::vector<double> values(p.batch, base);
+  if (!p.per_matrix) return values;
+  for (std::size_t i = 0; i < p.batch; ++i) values[i] = base * (1.0 + 0.25 * static_cast<double>(i % 3));
+  if (p.batch > 2) values[zero_at % p.batch] = 0.0;
+  return values;
+}
+
+template <typename T>
+cl::Event run(const Config* config, const Problem& p, const Operand& a, const Operand& b, const Operand& c,
+              cl::Buffer& a_buffer, cl::Buffer& b_buffer, cl::Buffer& c_buffer, std::size_t c_base,
+              const std::vector<double>& alphas, const std::vector<double>& betas) {
+  detail::BatchedCall<T> call;
+  call.layout = p.layout, call.trans_a = p.trans_a, call.trans_b = p.trans_b;
+  call.m = p.m, call.n = p.n, call.k = p.k, call.batch = p.batch;
+  call.a = &a_buffer, call.b = &b_buffer, call.c = &c_buffer;
+  call.lda = a.ld, call.ldb = b.ld, call.ldc = c.ld;
+  std::vector<std::size_t> c_offsets = c.offsets;
+  for (auto& offset : c_offsets) offset += c_base;
+  std::vector<T> alpha_values(alphas.begin(), alphas.end()), beta_values(betas.begin(), betas.end());
+  if (p.per_matrix) {
+    call.a_offsets = &a.offsets, call.b_offsets = &b.offsets, call.c_offsets = &c_offsets;
+    call.alphas = &alpha_values, call.betas = &beta_values;
+  } else {
+    call.a_offset = a.offsets[0], call.b_offset = b.offsets[0], call.c_offset = c_offsets[0];
+    call.stride_a = a.offsets.size() > 1 ? a.offsets[1] - a.offsets[0] : 0;
+    call.stride_b = b.offsets.size() > 1 ? b.offsets[1] - b.offsets[0] : 0;
+    call.stride_c = c.offsets.size() > 1 ? c.offsets[1] - c.offsets[0] : 0;
+    call.alpha = alpha_values[0], call.beta = beta_values[0];
+  }
+  if (config != nullptr || !p.per_matrix) {
+    if (config != nullptr) return detail::run_gemm_batched<T>(config, device().queue, call, nullptr);
+    return gemm_strided_batched<T>(device().queue, p.layout, p.trans_a, p.trans_b, p.m, p.n, p.k, call.alpha, a_buffer,
+                                   call.a_offset, a.ld, call.stride_a, b_buffer, call.b_offset, b.ld, call.stride_b,
+                                   call.beta, c_buffer, call.c_offset, c.ld, call.stride_c, p.batch);
+  }
+  return gemm_batched<T>(device().queue, p.layout, p.trans_a, p.trans_b, p.m, p.n, p.k, alpha_values, a_buffer,
+                         a.offsets, a.ld, b_buffer, b.offsets, b.ld, beta_values, c_buffer, c_offsets, c.ld);
+}
+
+// Runs the batch (through `config`, or the public functions when null) and checks every element of C's region
+// (bound of a k-term sum inside the matrices, bit for bit between and around them) and its guards. A matrix with
+// alpha 0 has NaN in its A and B (they must not be read: only when A is not shared); beta 0 puts NaN in its C.
+template <typename T>
+void check_batched(const Config* config, const Problem& p) {
+  CAPTURE(p.describe());
+  auto random = test::random_engine("gemm_batched" + p.describe());
+  const auto layout = ref_layout(p.layout);
+  const auto ta = ref_trans(p.trans_a), tb = ref_trans(p.trans_b);
+  const Operand a = operand(p, reference::stored_extent(ta, p.m, p.k), p.shared_a ? 1 : p.batch, 1);
+  const Operand b = operand(p, reference::stored_extent(tb, p.k, p.n), p.batch, 2);
+  const Operand c = operand(p, {p.m, p.n}, p.batch, 3);
+  Operand a_used = a;  // every matrix's A: all the first one when shared
+  if (p.shared_a) a_used.offsets.assign(p.batch, a.offsets[0]);
+  const std::vector<double> alphas = scalars(p, p.alpha, 1), betas = scalars(p, p.beta, 2);
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  auto a_values = test::random_vector<T>(a.size() + 3, random), b_values = test::random_vector<T>(b.size() + 3, random);
+  std::vector<T> c_values(c.size() + 4, T(kSentinel)), start;
+  std::vector<bool> inside(c_values.size(), false);
+  for (std::size_t i = 0; i < p.batch; ++i)
+    for (std::size_t r = 0; r < p.m; ++r)
+      for (std::size_t j = 0; j < p.n; ++j) {
+        const std::size_t at = c.offsets[i] + reference::matrix_index(layout, r, j, c.ld);
+        c_values[at] = test::random_vector<T>(1, random)[0], inside[at] = true;
+      }
+  start = c_values;
+  std::vector<T> want = c_values;
+  std::vector<double> bound(c_values.size(), 0.0), magnitude;
+  for (std::size_t i = 0; i < p.batch; ++i) {
+    if (alphas[i] == 0.0 && !p.shared_a) {
+      for (std::size_t e = 0; e < a.span; ++e) a_values[a.offsets[i] + e] = nan;
+      for (std::size_t e = 0; e < b.span; ++e) b_values[b.offsets[i] + e] = nan;
+    }
+    if (betas[i] == 0.0)
+      for (std::size_t e = 0; e < c.span; ++e)
+        if (inside[c.offsets[i] + e]) start[c.offsets[i] + e] = nan;
+  }
+  for (std::size_t i = 0; i < p.batch; ++i) {
+    if (alphas[i] == 0.0 || p.k == 0) {
+      for (std::size_t e = 0; e < c.span; ++e) {
+        const std::size_t at = c.offsets[i] + e;
+        if (!inside[at]) continue;
+        want[at] = betas[i] == 0.0 ? T(0) : T(betas[i] * static_cast<double>(c_values[at]));
+        bound[at] = std::abs(betas[i] * static_cast<double>(c_values[at])) * std::numeric_limits<T>::epsilon();
+      }
+      continue;
+    }
+    reference::gemm(layout, ta, tb, p.m, p.n, p.k, alphas[i], a_values.data() + a_used.offsets[i], a.ld,
+                    b_values.data() + b.offsets[i], b.ld, betas[i], want.data() + c.offsets[i], c.ld, &magnitude);
+    for (std::size_t e = 0; e < magnitude.size(); ++e)
+      bound[c.offsets[i] + e] = reference::gemm_tolerance<T>(p.k, magnitude[e]);
+  }
+
+  cl::Buffer a_buffer = test::to_device(a_values), b_buffer = test::to_device(b_values);
+  test::GuardedBuffer<T> c_buffer(start);
+  cl::Event done =
+      run<T>(config, p, a_used, b, c, a_buffer, b_buffer, c_buffer.buffer(), c_buffer.offset(), alphas, betas);
+  REQUIRE(done() != nullptr);
+  done.wait();
+  const auto got = c_buffer.read();
+  c_buffer.check_guards("C");
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double tolerance = bound[i] + 2 * std::numeric_limits<T>::epsilon() * std::abs(static_cast<double>(want[i]));
+    const bool ok = inside[i] ? std::abs(static_cast<double>(got[i]) - static_cast<double>(want[i])) <= tolerance
+                              : (got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])));
+    if (!ok && bad++ < 5)
+      FAIL_CHECK("C element " << i << " is " << got[i] << ", expected " << want[i] << (inside[i] ? "" : " (outside)"));
+  }
+  CHECK_MESSAGE(bad == 0, bad << " of " << got.size() << " elements of C differ");
+}
+
+Config tiled(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::int64_t wpt_m, std::int64_t wpt_n,
+             std::int64_t mats, std::int64_t pad = 1, std::int64_t local_vectors = 0) {
+  return {"tiled",
+          {{"TILE_M", tile_m},
+           {"TILE_N", tile_n},
+           {"TILE_K", tile_k},
+           {"WPT_M", wpt_m},
+           {"WPT_N", wpt_n},
+           {"MATS", mats},
+           {"PAD", pad},
+           {"USE_LOCAL_VECTORS", local_vectors}}};
+}
+Config cpu(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_t wg_x, std::int64_t wg_y) {
+  return {"cpu", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"VEC", vec}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
+}
+
+// One small setting per variant (the tiled one with vector local reads): these run in every orientation (a
+// program per transpose pair and per kind).
+std::vector<Config> one_per_variant() { return {tiled(16, 16, 8, 4, 4, 2, 4, 1), cpu(4, 8, 4, 2, 4)}; }
+
+// Further settings: tiny tiles with many matrices per group, whole 32 x 32 matrices, 64 x 64 tiles with 8 x 4
+// outputs (both with vector local reads, padded by 4 and unpadded), odd matrices per group without padding (its
+// K step longer than some K; a K step of 32 there costs PoCL a minute of compiling); CPU widths 1 and 8, 3 rows.
+std::vector<Config> more_settings() {
+  return {tiled(8, 8, 8, 2, 2, 8),
+          tiled(32, 32, 16, 4, 4, 2, 4, 1),
+          tiled(64, 64, 16, 8, 4, 1, 0, 1),
+          tiled(8, 4, 8, 2, 2, 3, 0),
+          tiled(4, 8, 4, 1, 1, 1),
+          cpu(4, 16, 8, 1, 8),
+          cpu(1, 1, 1, 1, 1),
+          cpu(3, 8, 8, 4, 2)};
+}
+
+// Both layouts and the four transpose pairs; strided when the transposes agree, with per-matrix offsets when
+// they differ (PoCL compiles a program per transpose pair and kind, about a second each: four per setting).
+std::vector<Problem> every_orientation(Problem base) {
+  std::vector<Problem> all;
+  for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (Transpose ta : {Transpose::No, Transpose::Yes})
+      for (Transpose tb : {Transpose::No, Transpose::Yes}) {
+        Problem p = base;
+        p.layout = layout, p.trans_a = ta, p.trans_b = tb, p.per_matrix = ta != tb;
+        all.push_back(p);
+      }
+  return all;
+}
+
+}  // namespace
+
+TEST_SUITE("ops.gemm_batched") {
+  TEST_CASE("gemm_batched: both variants, strided and with offsets, in both layouts and all four transpose pairs") {
+    Problem base;
+    base.batch = 5, base.m = 19, base.n = 13, base.k = 23, base.alpha = -1.25, base.beta = 0.5;
+    base.ld_extra = 2, base.gap = 3, base.first = 1;
+    for (const auto& config : one_per_variant()) {
+      CAPTURE(config.to_string());
+      for (const auto& p : every_orientation(base)) check_batched<float>(&config, p);
+    }
+  }
+
+  TEST_CASE("gemm_batched: several settings at edge sizes: 1x1x1, primes, k = 1, one row, one column, batch 1") {
+    const std::vector<std::array<std::size_t, 4>> shapes{
+        {1, 1, 1, 1}, {7, 5, 3, 11}, {3, 13, 11, 1}, {2, 1, 40, 33}, {4, 40, 1, 33}, {1, 37, 29, 70}, {13, 2, 2, 131}};
+    for (const auto& config : more_settings()) {
+      CAPTURE(config.to_string());
+      for (const auto& shape : shapes) {
+        Problem p;
+        p.batch = shape[0], p.m = shape[1], p.n = shape[2], p.k = shape[3], p.alpha = 1.5, p.beta = -0.25;
+        p.gap = shape[0] % 3, p.first = 2, p.ld_extra = shape[1] % 2;
+        check_batched<float>(&config, p);
+      }
+    }
+  }
+
+  TEST_CASE("gemm_batched: per-matrix scalars (alpha 0 reads no A or B, beta 0 no C), shared A, k = 0") {
+    // The programs of the orientation test: strided without transposes, per-matrix with B transposed.
+    for (const auto& config : one_per_variant()) {
+      CAPTURE(config.to_string());
+      Problem p;
+      p.batch = 7, p.m = 11, p.n = 17, p.k = 9, p.alpha = 0.75, p.beta = 1.0, p.gap = 1;
+      p.per_matrix = true, p.trans_b = Transpose::Yes;
+      check_batched<float>(&config, p);
+      p.k = 0, p.beta = 0.5;
+      check_batched<float>(&config, p);
+      p.per_matrix = false, p.trans_b = Transpose::No, p.shared_a = true, p.beta = 0.0, p.k = 9;
+      check_batched<float>(&config, p);
+      p.alpha = 0.0, p.beta = -2.0, p.shared_a = false;
+      check_batched<float>(&config, p);
+    }
+  }
+
+  TEST_CASE("gemm_batched: matrices larger than a tile: several work-groups per matrix and a K loop") {
+    for (const auto& config : {more_settings()[1], more_settings()[2], more_settings()[5]}) {
+      CAPTURE(config.to_string());
+      Problem p;
+      p.batch = 3, p.m = 130, p.n = 97, p.k = 67, p.alpha = 0.5, p.beta = 2.0, p.gap = 5;
+      check_batched<float>(&config, p);
+    }
+    Problem p;  // column-major with per-matrix offsets: a program of the orientation test
+    p.batch = 2, p.m = 70, p.n = 45, p.k = 33, p.alpha = -1.0, p.beta = 0.0, p.layout = Layout::ColMajor;
+    p.trans_a = Transpose::Yes, p.per_matrix = true;
+    check_batched<float>(&one_per_variant()[0], p);
+  }
+
+  TEST_CASE("gemm_batched: more matrices than the work-groups a launch may have along z") {
+    // 32768 groups of one matrix each, then the groups loop: matrices 32768 and 32769 are the second round.
+    Problem p;
+    p.batch = 32770, p.m = 2, p.n = 3, p.k = 2, p.alpha = 1.0, p.beta = 0.5;
+    check_batched<float>(&more_settings()[4], p);
+  }
+
+  TEST_CASE("gemm_batched: the public functions with their own parameters, float and double, in three buckets") {
+    // mn<=8 with offsets, mn<=32 strided, mn>128 with offsets (this device's defaults differ between them).
+    const std::vector<std::array<std::size_t, 4>> shapes{{300, 6, 7, 5}, {60, 20, 30, 40}, {3, 150, 140, 20}};
+    for (const auto& shape : shapes) {
+      Problem p;
+      p.batch = shape[0], p.m = shape[1], p.n = shape[2], p.k = shape[3], p.alpha = 1.25, p.beta = 0.5, p.gap = 1;
+      p.per_matrix = shape[0] % 3 == 0;
+      CAPTURE(detail::gemm_batched_bucket(p.m, p.n));
+      check_batched<float>(nullptr, p);
+      if (device().info->fp64 && shape[0] == 60) {
+        p.layout = Layout::ColMajor, p.trans_a = Transpose::Yes;
+        check_batched<double>(nullptr, p);
+      }
+    }
+  }
+
+  TEST_CASE("gemm_batched: double through both variants") {
+    if (!device().info->fp64) return;  // the refusal is in reliability.bad_input
+    for (const auto& config : one_per_variant()) {
+      CAPTURE(config.to_string());
+      Problem p;
+      p.batch = 4, p.m = 21, p.n = 18, p.k = 30, p.alpha = -0.5, p.beta = 1.5, p.gap = 2, p.per_matrix = true;
+      check_batched<double>(&config, p);
+    }
+  }
+
+  TEST_CASE("gemm_batched: C matrices that interleave without sharing an element are accepted") {
+    // Column blocks of one wide row-major matrix: C_i is columns [4 i, 4 i + 4) of a 6 x 20 matrix (ldc 20).
+    Problem p;
+    p.batch = 5, p.m = 6, p.n = 4, p.k = 3, p.alpha = 1.0, p.beta = 0.0;
+    auto random = test::random_engine("interleaved C");
+    const auto a = test::random_vector<float>(5 * 18, random), b = test::random_vector<float>(5 * 12, random);
+    cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b);
+    test::GuardedBuffer<float> c(6 * 20);
+    gemm_strided_batched<float>(device().queue, Layout::RowMajor, Transpose::No, Transpose::No, 6, 4, 3, 1.0f, a_buffer,
+                                0, 3, 18, b_buffer, 0, 4, 12, 0.0f, c.buffer(), c.offset(), 20, 4, 5)
+        .wait();
+    std::vector<float> want(6 * 20);
+    reference::gemm(reference::Layout::RowMajor, reference::Transpose::No, reference::Transpose::No, 6, 4, 3, 1.0,
+                    a.data(), 3, b.data(), 4, 0.0, want.data(), 20);
+    for (std::size_t i = 1; i < 5; ++i)
+      reference::gemm(reference::Layout::RowMajor, reference::Transpose::No, reference::Transpose::No, 6, 4, 3, 1.0,
+                      a.data() + 18 * i, 3, b.data() + 12 * i, 4, 0.0, want.data() + 4 * i, 20);
+    test::check_all_close(c.read(), std::vector<double>(want.begin(), want.end()), 1e-5, "interleaved C");
+    c.check_guards("interleaved C");
+    // The same with per-matrix offsets listed backwards.
+    test::GuardedBuffer<float> d(6 * 20);
+    const std::vector<float> ones(5, 1.0f), zeros(5, 0.0f);
+    gemm_batched<float>(device().queue, Layout::RowMajor, Transpose::No, Transpose::No, 6, 4, 3, ones, a_buffer,
+                        {72, 54, 36, 18, 0}, 3, b_buffer, {48, 36, 24, 12, 0}, 4, zeros, d.buffer(),
+                        {d.offset() + 16, d.offset() + 12, d.offset() + 8, d.offset() + 4, d.offset()}, 20)
+        .wait();
+    test::check_all_close(d.read(), std::vector<double>(want.begin(), want.end()), 1e-5, "interleaved C, offsets");
+    d.check_guards("interleaved C, offsets");
+  }
+
+  TEST_CASE("gemm_batched: both kernels, strided and with offsets, at tiny sizes (also run under oclgrind)") {
+    for (const auto& config : one_per_variant()) {
+      CAPTURE(config.to_string());
+      Problem p;
+      p.batch = 3, p.m = 5, p.n = 6, p.k = 7, p.alpha = 0.5, p.beta = 1.5, p.gap = 1;
+      check_batched<float>(&config, p);
+      p.per_matrix = true, p.beta = 0.0, p.trans_a = Transpose::Yes;
+      check_batched<float>(&config, p);
+    }
+  }
+
+  TEST_CASE("gemm_batched: buckets, defaults (this device's and an H200-like GPU's) and the tuning subjects") {
+    CHECK(detail::gemm_batched_bucket(8, 3) == "mn<=8");
+    CHECK(detail::gemm_batched_bucket(9, 3) == "mn<=16");
+    CHECK(detail::gemm_batched_bucket(20, 30) == "mn<=32");
+    CHECK(detail::gemm_batched_bucket(64, 1) == "mn<=64");
+    CHECK(detail::gemm_batched_bucket(128, 100) == "mn<=128");
+    CHECK(detail::gemm_batched_bucket(129, 1) == "mn>128");
+    DeviceInfo gpu = *device().info;
+    gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true, gpu.compute_units = 132;
+    gpu.local_memory_bytes = std::min<std::uint64_t>(49152, device().info->local_memory_bytes);
+    gpu.max_work_group_size = std::min<std::size_t>(1024, device().info->max_work_group_size);
+    for (const auto& bucket : detail::gemm_batched_buckets()) {
+      for (const DeviceInfo* info : {device().info, static_cast<const DeviceInfo*>(&gpu)}) {
+        const Config config = detail::gemm_batched_default_config(detail::dtype_of<float>(), bucket, *info);
+        INFO(bucket << ": " << config.to_string());
+        CHECK(detail::gemm_batched_search_space(detail::dtype_of<float>(), bucket, *info).validate(config, *info) ==
+              "");
+      }
+    }
+    for (const char* name : {"gemm_strided_batched", "gemm_batched"}) {
+      const auto& op = detail::find_tunable_op(name);
+      CHECK(op.description.default_shapes.size() == detail::gemm_batched_buckets().size());
+      for (const auto& shape : op.description.default_shapes)
+        CHECK(op.make_subject("float", shape)->timing_shape() == shape);
+      CHECK(op.make_subject("float", "3000x20x30x40:NT:col")->key().bucket == "mn<=32");
+      for (const char* bad : {"3x4x5", "3x4x5x6:XX", "0x4x5x6"}) CHECK_THROWS_AS(op.make_subject("float", bad), Error);
+      auto subject = op.make_subject("float", "64x16x16x16");
+      subject->prepare(device().queue, 11);
+      const Config config =
+          std::string(name) == "gemm_batched" ? subject->default_config(*device().info) : more_settings()[0];
+      INFO(name << ": " << config.to_string());
+      CHECK(subject->verify(device().queue, config) == "");
+    }
+  }
+
+  TEST_CASE("gemm_batched: m, n or batch_count = 0 enqueues nothing and returns a null event") {
+    cl::Buffer tiny(device().context, CL_MEM_READ_WRITE, 4);
+    CHECK(gemm_strided_batched<float>(device().queue, Layout::RowMajor, Transpose::No, Transpose::No, 5, 5, 5, 1.0f,
+                                      tiny, 0, 5, 25, tiny, 0, 5, 25, 0.0f, tiny, 0, 5, 25, 0)() == nullptr);
+    const std::vector<float> none;
+    const std::vector<std::size_t> no_offsets;
+    CHECK(gemm_batched<float>(device().queue, Layout::ColMajor, Transpose::Yes, Transpose::No, 5, 5, 5, none, tiny,
+                              no_offsets, 5, tiny, no_offsets, 5, none, tiny, no_offsets, 5)() == nullptr);
+  }
+}

@@ -1,0 +1,25 @@
+# cmake -P check for the tools.* CTests: runs COMMAND (a ;-list) with the variables of ENV (a ;-list of
+# NAME=VALUE) set, and checks its exit status is STATUS and its output (stdout and stderr together) matches
+# every regular expression of MATCH and none of NOMATCH.
+foreach(variable COMMAND STATUS)
+  if(NOT DEFINED ${variable})
+    message(FATAL_ERROR "expect.cmake: ${variable} is not set")
+  endif()
+endforeach()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ENV} ${COMMAND} RESULT_VARIABLE status OUTPUT_VARIABLE output
+                ERROR_VARIABLE output)
+string(REPLACE ";" " " command_text "${COMMAND}")
+if(NOT status STREQUAL STATUS)
+  message(FATAL_ERROR "'${command_text}' exited with ${status}, expected ${STATUS}; output:\n${output}")
+endif()
+foreach(pattern IN LISTS MATCH)
+  if(NOT output MATCHES "${pattern}")
+    message(FATAL_ERROR "the output of '${command_text}' does not match '${pattern}':\n${output}")
+  endif()
+endforeach()
+foreach(pattern IN LISTS NOMATCH)
+  if(output MATCHES "${pattern}")
+    message(FATAL_ERROR "the output of '${command_text}' matches '${pattern}', which it must not:\n${output}")
+  endif()
+endforeach()
+message(STATUS "'${command_text}' exited with ${status} as expected:\n${output}")
