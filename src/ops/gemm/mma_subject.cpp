@@ -17,19 +17,9 @@
 namespace tilecl::detail::gemm::mma {
 namespace {
 
-constexpr double kMaxTimedMultiplyAdds = 0x1p33;  // a sixteenth of it on CPUs
 // Room to compile and time the model's best tilings: a tensor-core program takes about a second to build.
 constexpr double kFirstUseBudgetMs = 4000;
 constexpr std::size_t kFirstUseCandidates = 4;
-
-KernelProblem timed_problem(KernelProblem p, bool cpu) {
-  const double most = cpu ? kMaxTimedMultiplyAdds / 16 : kMaxTimedMultiplyAdds;
-  while (static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) > most) {
-    std::uint64_t& longest = p.m >= p.n && p.m >= p.k ? p.m : (p.n >= p.k ? p.n : p.k);
-    longest = (longest + 1) / 2;
-  }
-  return p;
-}
 
 Transpose trans(bool yes) { return yes ? Transpose::Yes : Transpose::No; }
 reference::Transpose ref(bool yes) { return yes ? reference::Transpose::Yes : reference::Transpose::No; }
