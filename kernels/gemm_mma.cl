@@ -65,7 +65,8 @@
  *   WPT_M, WPT_N      gemm_mma_portable outputs per work-item along M and N (1 to 16).          default 4, 4
  *   GEMM_MMA_VARIANT  which gemm kernel the program holds: GEMM_MMA_ALL, GEMM_MMA_SYNC or GEMM_MMA_PORTABLE
  *                     (gemm_mma_pack is in all).                                              default GEMM_MMA_ALL
- *   Derived: STORAGE (ushort or uint), ELEMENT_BYTES, CHUNK (elements per 16 bytes), MMA_K (16 or 8), THREADS,
+ *   Derived: STORAGE (ushort or uint), ELEMENT_BYTES, CHUNK (elements per 16 bytes), MMA_K (16 or 8),
+ *   MMA_INSTRUCTION (the mma.sync of the format), THREADS,
  *   FRAG_M x FRAG_N (m16n8 tiles per warp), A_ROWS x A_CHUNKS and B_ROWS x B_CHUNKS (stored tiles in 16-byte
  *   chunks), GROUP_M = 8.
  */
@@ -120,10 +121,16 @@
 #define STORAGE uint
 #define ELEMENT_BYTES 4
 #define MMA_K 8
+#define MMA_INSTRUCTION "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"
 #else
 #define STORAGE ushort
 #define ELEMENT_BYTES 2
 #define MMA_K 16
+#if MMA_TYPE == MMA_BF16
+#define MMA_INSTRUCTION "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+#else
+#define MMA_INSTRUCTION "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+#endif
 #endif
 #define CHUNK (16 / ELEMENT_BYTES)
 /* Every helper is inlined: fragments and accumulators must stay in registers, indexed by constants. */
@@ -420,25 +427,10 @@ ALWAYS_INLINE float fragment_b(__local const uint* exchange, int k, int col) {
  * PTX's fragment layouts (d[i]: row lane / 4 + 8 (i / 2), column 2 (lane % 4) + i % 2). */
 ALWAYS_INLINE void mma(float d[4], const uint a[4], const uint b[2], __local uint* exchange, int lane) {
 #if USE_PTX
-#if MMA_TYPE == MMA_F16
-  __asm__(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%10, %11, %12, %13};"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]));
-#elif MMA_TYPE == MMA_BF16
-  __asm__(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%10, %11, %12, %13};"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]));
-#else
-  __asm__(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%10, %11, %12, %13};"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]));
-#endif
+  __asm__(MMA_INSTRUCTION " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+          : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]),
+            "f"(d[3]));
 #else
   for (int r = 0; r < 4; ++r) exchange[lane * EXCHANGE_WORDS + r] = a[r];
   exchange[lane * EXCHANGE_WORDS + 4] = b[0];
