@@ -52,6 +52,7 @@ std::vector<Config> sync_ranked(const FormatInfo& format, const KernelProblem& p
   for (const Tiling& t : tilings()) scored.emplace_back(model_time(t, p, units), sync_config(format, t));
   std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Config> ranked;
+  ranked.reserve(scored.size());
   for (auto& [time, config] : scored) ranked.push_back(std::move(config));
   return ranked;
 }
