@@ -232,6 +232,11 @@
 #define CONV_IVEC TILECL_CAT(int, VEC)
 #define CONV_UVEC TILECL_CAT(uint, VEC)
 #define CONV_VLOAD TILECL_CAT(vload, VEC)
+/* A chunk of VEC elements at any element address: what CONV_VLOAD(0, p) reads, through a vector type aligned
+ * only to its element. PoCL 3.1 assembles vload16 of uchar from 4-byte pieces and shuffles; this is one
+ * unaligned vector load (9x9 Gaussian on bytes 2.5 -> 1.8 ms, 2026-12-01). */
+typedef CONV_DVEC conv_dvec_unaligned __attribute__((aligned(sizeof(DTYPE))));
+#define CONV_LOADU(p) (*(__global const conv_dvec_unaligned*)(p))
 #define CONV_VSTORE TILECL_CAT(vstore, VEC)
 #define CONV_TO_FVEC TILECL_CAT(convert_float, VEC)
 #define CONV_TO_UVEC TILECL_CAT(convert_uint, VEC)
@@ -278,6 +283,10 @@
 #define CONV_MAC(acc, x, f) ((acc) + (f) * (x))
 #define CONV_MACV(acc, x, f) ((acc) + (f) * (x))
 #endif
+
+/* The interior row passes are inlined into their kernels: a call would save every live vector register around
+ * it (all are caller-saved on x86-64), spilling the fused kernel's ring of row passes on each input row. */
+#define CONV_INLINE inline __attribute__((always_inline))
 
 /* Lane numbers 0 .. VEC - 1 as an int vector. */
 #define CONV_LANES_2 (int2)(0, 1)
@@ -373,7 +382,7 @@ void conv_store_dvec(__global DTYPE* p, const CONV_DVEC v, const int count, cons
     if (aligned) {
       *(__global CONV_DVEC*)p = v;
     } else {
-      CONV_VSTORE(v, 0, p);
+      *(__global conv_dvec_unaligned*)p = v;
     }
     return;
   }
@@ -433,8 +442,8 @@ CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, 
        : shuffle2((w)[((dx)*CHANNELS) / VEC], (w)[((dx)*CHANNELS) / VEC + 1], CONV_SHIFT((dx)*CHANNELS % VEC)))
 #define CONV_SHIFT(r) ((CONV_UVEC)(r) + TILECL_CAT(convert_uint, VEC)(CONV_LANES))
 
-CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0, __constant float* taps,
-                                const int rx) {
+CONV_INLINE CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0,
+                                            __constant float* taps, const int rx) {
   __global const DTYPE* s = row + e0 - RADIUS_X * CHANNELS;
   CONV_FVEC w[CONV_WINDOW];
 #pragma unroll
@@ -446,16 +455,38 @@ CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const 
 #else
 #define CONV_INNER(e0, row_e) ((e0)-CONV_RX * CHANNELS >= 0 && (e0) + VEC + CONV_RX * CHANNELS <= (row_e))
 
-CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0, __constant float* taps,
-                                const int radius) {
+CONV_INLINE CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0,
+                                            __constant float* taps, const int radius) {
   const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
   CONV_UNROLL_TAPS
-  for (int dx = 0; dx <= 2 * rx; ++dx) acc = CONV_MACV(acc, CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS)), taps[dx]);
+  for (int dx = 0; dx <= 2 * rx; ++dx) acc = CONV_MACV(acc, CONV_TO_FVEC(CONV_LOADU(s + dx * CHANNELS)), taps[dx]);
   return acc;
 }
 #endif
 
+#if RADIUS_X >= 0
+/* Edge chunks with a build-time radius: the chunk's window (VEC + 2 RADIUS_X CHANNELS elements) goes through the
+ * border rule once per element into private memory, then each tap is a vector load from there -- instead of
+ * the rule on every tap of every element (edge chunks took a sixth of a 9x9 Gaussian's time at 1920 wide). */
+#define CONV_EDGE_WINDOW (VEC + 2 * RADIUS_X * CHANNELS)
+
+/* The elements e0 - RADIUS_X CHANNELS .. of a row (null: a row of border values) through the border rule. */
+void conv_edge_window(CONV_ACC* w, __global const DTYPE* row, const int width, const int e0, const CONV_ACC border) {
+  for (int i = 0; i < CONV_EDGE_WINDOW; ++i)
+    w[i] = row ? conv_load_element(row, width, e0 - RADIUS_X * CHANNELS + i, border) : border;
+}
+
+/* (Direct kernels: CONV_ACC is float, USE_FIXED_POINT being refused with them.) Taps in order, as the interior. */
+CONV_FVEC conv_direct_row_edge(CONV_FVEC acc, __global const DTYPE* row, const int width, const int e0,
+                               __constant float* taps, const int rx, const float border) {
+  float w[CONV_EDGE_WINDOW];
+  conv_edge_window(w, row, width, e0, border);
+#pragma unroll
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc = CONV_MACV(acc, CONV_VLOAD(0, w + dx * CHANNELS), taps[dx]);
+  return acc;
+}
+#else
 CONV_FVEC conv_direct_row_edge(const CONV_FVEC acc, __global const DTYPE* row, const int width, const int e0,
                                __constant float* taps, const int rx, const float border) {
   float t[VEC];
@@ -468,10 +499,11 @@ CONV_FVEC conv_direct_row_edge(const CONV_FVEC acc, __global const DTYPE* row, c
   }
   return CONV_VLOAD(0, t);
 }
+#endif
 
 /* The same for the separable kernels' row pass, from zero, in the accumulator type. */
 #if USE_WINDOW && RADIUS_X >= 0
-CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int rx) {
+CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int rx) {
   __global const DTYPE* s = row + e0 - RADIUS_X * CHANNELS;
   CONV_AVEC w[CONV_WINDOW];
 #pragma unroll
@@ -482,16 +514,28 @@ CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CON
   return acc;
 }
 #else
-CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int radius) {
+CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps,
+                                     const int radius) {
   const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
   CONV_AVEC acc = (CONV_ACC)0;
   CONV_UNROLL_TAPS
-  for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_AVEC(CONV_VLOAD(0, s + dx * CHANNELS));
+  for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_AVEC(CONV_LOADU(s + dx * CHANNELS));
   return acc;
 }
 #endif
 
+#if RADIUS_X >= 0
+CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant CONV_ACC* taps,
+                        const int rx, const CONV_ACC border) {
+  CONV_ACC w[CONV_EDGE_WINDOW];
+  conv_edge_window(w, row, width, e0, border);
+  CONV_AVEC acc = (CONV_ACC)0;
+#pragma unroll
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc += taps[dx] * CONV_VLOAD(0, w + dx * CHANNELS);
+  return acc;
+}
+#else
 CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant CONV_ACC* taps,
                         const int rx, const CONV_ACC border) {
   CONV_ACC t[VEC];
@@ -503,6 +547,7 @@ CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0
   }
   return CONV_VLOAD(0, t);
 }
+#endif
 
 /* The row pass of a whole row of border values (Constant): what conv_row_edge gives for it. */
 CONV_ACC conv_constant_row(__constant CONV_ACC* taps, const int rx, const CONV_ACC border) {
