@@ -22,7 +22,9 @@
  *                      holding integers: exact, because every product and partial sum stays below 2^24
  *                      (GaussianBlur's taps sum to 256 in each direction: sums below 255 * 256 * 256; blur up
  *                      to 256 taps: below 255 * 256), and as fast as the float arithmetic; with 2 (larger
- *                      blurs, whose sums may exceed 2^24) they are uints. The finish:
+ *                      blurs, whose sums may exceed 2^24) they are uints. With 1 the CPU kernels' interior
+ *                      row passes sum in 16-bit integers (every row sum is below 255 * 256 < 2^16) and convert
+ *                      each row sum to float once. The finish:
  *                        USE_FIXED_POINT 1: min(((s + bias) * multiplier) >> shift, 255) (uint, wrapping)
  *                          GaussianBlur: 8.8 fixed-point taps, bias 2^15, multiplier 1, shift 16;
  *                          blur up to 256 taps: taps 1, OpenCV's divScale and divDelta, shift 23;
@@ -144,6 +146,13 @@
  *             Under PoCL on AVX-512 the shuffles cost more than the loads they save (9x9 Gaussian on bytes 1.1-1.3x,
  *             5x5 filter2D on floats 2x slower, 2026-12-01; staging the window in private memory and loading each
  *             tap from there was 2-2.5x slower): kept for the tuner and for other devices. Default 0.
+ *   USE_SYMMETRIC  convolve_separable_vector and convolve_rows_vector, 0 or 1: 1 promises that the row filter
+ *             and the column filter each read the same backwards (taps[d] == taps[2r - d]; the host sets it for
+ *             the blurs' taps, checked bit for bit). An interior chunk's row pass then adds each pair of mirrored
+ *             elements first (bytes: exactly, in 16 bits) and multiplies once (r + 1 products instead of 2r + 1),
+ *             and the fused kernel's column sum likewise with a build-time RADIUS_Y. Float sums change order
+ *             (within the float-sum bounds); integer sums (USE_FIXED_POINT) are exact either way. Not applied
+ *             with USE_WINDOW 1 (the row pass; the column sum still is). Default 0.
  * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
  */
 
@@ -197,6 +206,9 @@
 #endif
 #ifndef USE_WINDOW
 #define USE_WINDOW 0
+#endif
+#ifndef USE_SYMMETRIC
+#define USE_SYMMETRIC 0
 #endif
 
 #if BORDER < 0 || BORDER > 4
@@ -252,6 +264,30 @@ typedef CONV_DVEC conv_dvec_unaligned __attribute__((aligned(sizeof(DTYPE))));
 #define CONV_ACC float
 #define CONV_AVEC CONV_FVEC
 #define CONV_TO_AVEC CONV_TO_FVEC
+#endif
+
+/* The interior row pass's sum (conv_row_inner): under USE_FIXED_POINT 1 16-bit integers -- exact, because the
+ * host gives that mode only row filters of non-negative integer taps summing to at most 256 (GaussianBlur's
+ * 8.8 fixed point, blur up to 256 taps), so every row sum is below 255 * 257 < 2^16, and unsigned 16-bit
+ * arithmetic is exact modulo 2^16 whatever its partial sums do -- converted once to the accumulator type; else
+ * the accumulator type. CONV_PAIR(a, b): a + b of two loaded chunks in the row-sum type (bytes widened to 16
+ * bits first: exact; then to float when the row sum is a float). */
+#if USE_FIXED_POINT == 1
+#define CONV_RVEC TILECL_CAT(ushort, VEC)
+#define CONV_TO_RVEC TILECL_CAT(convert_ushort, VEC)
+#define CONV_ROW_TAP(t) ((ushort)(t))
+#define CONV_RVEC_TO_AVEC(v) CONV_TO_AVEC(v)
+#define CONV_PAIR(a, b) (CONV_TO_RVEC(a) + CONV_TO_RVEC(b))
+#else
+#define CONV_RVEC CONV_AVEC
+#define CONV_TO_RVEC CONV_TO_AVEC
+#define CONV_ROW_TAP(t) (t)
+#define CONV_RVEC_TO_AVEC(v) (v)
+#if CONV_DTYPE_IS_UCHAR
+#define CONV_PAIR(a, b) CONV_TO_AVEC(TILECL_CAT(convert_ushort, VEC)(a) + TILECL_CAT(convert_ushort, VEC)(b))
+#else
+#define CONV_PAIR(a, b) ((a) + (b))
+#endif
 #endif
 
 /* Float sums to DTYPE. */
@@ -513,15 +549,29 @@ CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __
   for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc += taps[dx] * CONV_TAP_VECTOR(w, dx);
   return acc;
 }
+#elif USE_SYMMETRIC
+/* Symmetric row taps (taps[dx] == taps[2 rx - dx]): each pair of mirrored elements is added first (bytes: in
+ * 16 bits, exactly), then multiplied once -- rx + 1 products instead of 2 rx + 1. The row sum is formed in
+ * CONV_RVEC: 16-bit integers under USE_FIXED_POINT 1 (see CONV_RVEC), else the accumulator type. */
+CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps,
+                                     const int radius) {
+  const int rx = CONV_HELPER_RX(radius);
+  __global const DTYPE* s = row + e0 - rx * CHANNELS;
+  CONV_RVEC acc = CONV_ROW_TAP(taps[rx]) * CONV_TO_RVEC(CONV_LOADU(s + rx * CHANNELS));
+  CONV_UNROLL_TAPS
+  for (int dx = 0; dx < rx; ++dx)
+    acc += CONV_ROW_TAP(taps[dx]) * CONV_PAIR(CONV_LOADU(s + dx * CHANNELS), CONV_LOADU(s + (2 * rx - dx) * CHANNELS));
+  return CONV_RVEC_TO_AVEC(acc);
+}
 #else
 CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps,
                                      const int radius) {
   const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
-  CONV_AVEC acc = (CONV_ACC)0;
+  CONV_RVEC acc = 0;
   CONV_UNROLL_TAPS
-  for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_AVEC(CONV_LOADU(s + dx * CHANNELS));
-  return acc;
+  for (int dx = 0; dx <= 2 * rx; ++dx) acc += CONV_ROW_TAP(taps[dx]) * CONV_TO_RVEC(CONV_LOADU(s + dx * CHANNELS));
+  return CONV_RVEC_TO_AVEC(acc);
 }
 #endif
 
@@ -712,9 +762,15 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
     ring[2 * RADIUS_Y] = CONV_ROW_PASS(y0 - RADIUS_Y + r);
     if (r >= 2 * RADIUS_Y) {
       const int y = y0 + r - 2 * RADIUS_Y;
+#if USE_SYMMETRIC
+      CONV_AVEC acc = col_filter[RADIUS_Y] * ring[RADIUS_Y];
+#pragma unroll
+      for (int j = 0; j < RADIUS_Y; ++j) acc += col_filter[j] * (ring[j] + ring[2 * RADIUS_Y - j]);
+#else
       CONV_AVEC acc = (CONV_ACC)0;
 #pragma unroll
       for (int j = 0; j <= 2 * RADIUS_Y; ++j) acc += col_filter[j] * ring[j];
+#endif
       conv_store_dvec(dst + (long)y * dst_pitch + e0, conv_finish(acc, e0, fixed_point, fixed_scale), row_e - e0,
                       aligned);
     }
