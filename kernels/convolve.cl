@@ -668,8 +668,13 @@ __kernel void convolve_direct_vector(const int width, const int height, __global
   for (int dy = 0; dy <= 2 * ry; ++dy) {
     __global const DTYPE* row = CONV_ROW_PTR(src, src_pitch, conv_row(y + dy - ry, height));
     __constant float* taps = filter + dy * (2 * rx + 1);
-    acc = inner && row ? conv_direct_row_inner(acc, row, e0, taps, rx)
-                       : conv_direct_row_edge(acc, row, width, e0, taps, rx, border_value);
+    /* USE_FMA: one chain of fused multiply-adds in tap order, as OpenCV; else each row's sum starts from 0 and
+     * is added after, so that the rows' chains overlap (a 5x5 filter's 25 dependent multiply-adds per chunk
+     * were bound by their latency). */
+    const CONV_FVEC start = USE_FMA ? acc : (CONV_FVEC)(0.0f);
+    const CONV_FVEC sum = inner && row ? conv_direct_row_inner(start, row, e0, taps, rx)
+                                       : conv_direct_row_edge(start, row, width, e0, taps, rx, border_value);
+    acc = USE_FMA ? sum : acc + sum;
   }
   conv_store_dvec(dst + (long)y * dst_pitch + e0, CONV_TO_DVEC(acc), row_e - e0, CONV_ALIGNED(dst, dst_pitch));
 }
