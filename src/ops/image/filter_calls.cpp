@@ -42,9 +42,7 @@ FilterCall call_of(FilterOp op, const FilterImages& images, FilterShape shape, c
 }
 
 // Whether taps read the same backwards, bit for bit.
-bool palindrome(const TapWords& taps) {
-  return std::equal(taps.begin(), taps.begin() + taps.size() / 2, taps.rbegin());
-}
+bool palindrome(const TapWords& taps) { return std::equal(taps.begin(), taps.end(), taps.rbegin()); }
 
 // Marks a blur's call whose host-built taps are symmetric in both directions (USE_SYMMETRIC).
 FilterCall with_symmetry(FilterCall call) {
