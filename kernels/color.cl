@@ -27,7 +27,9 @@
  *       pointers, which GPUs turn into single wide transactions; otherwise vloadn/vstoren (same results,
  *       narrower accesses). The check is made per work-item at run time, so no extra program is needed. The
  *       last chunk of a row, when it is partial, is done pixel by pixel. The channels are separated with
- *       constant shuffles of the converted vectors (floats, or uints with USE_FIXED_POINT).
+ *       constant shuffles of the converted vectors (floats, or uints with USE_FIXED_POINT); four-channel bytes
+ *       on a little-endian device are read as VEC 32-bit words instead (one load), each element a shift and a
+ *       mask away (see color_gray_chunk).
  *       global = (round_up(ceil(ceil(width / VEC) / WPT_X), lx), round_up(ceil(height / WPT_Y), ly)); local
  *       (lx, ly) launch-only, any size (or none). The CPU form: the shuffles are vector permutes there.
  *   color_rgb_to_gray_words(same arguments)         [bytes only; compiled when VEC is 4, 8 or 16]
@@ -193,9 +195,29 @@ __kernel void color_rgb_to_gray_naive(const int width, const int height, __globa
                                                   COLOR_W(weight_1), COLOR_W(weight_2));
 }
 
+/* Inlined into its kernel: a call saves every live vector register around it. */
+#define COLOR_INLINE inline __attribute__((always_inline))
+
+#if SRC_CHANNELS == 4 && DTYPE_IS_UCHAR && defined(__ENDIAN_LITTLE__)
+/* Four-channel bytes on a little-endian device (OpenCL C defines __ENDIAN_LITTLE__ there): a pixel is one 32-bit
+ * word, its elements e0, e1, e2 the word's low three bytes, taken out with shifts and masks -- one load of VEC
+ * words instead of four byte vectors, their conversions and twelve shuffles (gray uint8 RGBA at 7680x4320 under
+ * PoCL: see docs/notes/image.md). The same sum, so the same results. aligned: s is 4-byte aligned (a vload of
+ * words); otherwise a vector type aligned to bytes. */
+#define COLOR_WVEC TILECL_CAT(uint, VEC)
+typedef COLOR_WVEC color_words_unaligned __attribute__((aligned(1)));
+
+COLOR_INLINE COLOR_DVEC color_gray_chunk(__global const DTYPE* s, const bool aligned, const COLOR_SUM_T w0,
+                                         const COLOR_SUM_T w1, const COLOR_SUM_T w2) {
+  const COLOR_WVEC px = aligned ? COLOR_VLOAD(0, (__global const uint*)s) : *(__global const color_words_unaligned*)s;
+  const COLOR_WVEC byte = (COLOR_WVEC)(0xffu);
+  return COLOR_TO_DVEC(
+      COLOR_SUM(COLOR_TO_SVEC(px & byte), COLOR_TO_SVEC((px >> 8) & byte), COLOR_TO_SVEC((px >> 16) & byte)));
+}
+#else
 /* The gray chunk of VEC whole pixels at s (aligned: through vector pointers). */
-COLOR_DVEC color_gray_chunk(__global const DTYPE* s, const bool aligned, const COLOR_SUM_T w0, const COLOR_SUM_T w1,
-                            const COLOR_SUM_T w2) {
+COLOR_INLINE COLOR_DVEC color_gray_chunk(__global const DTYPE* s, const bool aligned, const COLOR_SUM_T w0,
+                                         const COLOR_SUM_T w1, const COLOR_SUM_T w2) {
   COLOR_SVEC v[4];
 #pragma unroll
   for (int j = 0; j < SRC_CHANNELS; ++j)
@@ -208,6 +230,7 @@ COLOR_DVEC color_gray_chunk(__global const DTYPE* s, const bool aligned, const C
   const COLOR_SVEC e2 = COLOR_CHANNEL(v[0], v[1], v[2], v[3], 2);
   return COLOR_TO_DVEC(COLOR_SUM(e0, e1, e2));
 }
+#endif
 
 __kernel void color_rgb_to_gray_vector(const int width, const int height, __global const DTYPE* restrict src,
                                        const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,

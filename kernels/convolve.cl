@@ -22,7 +22,9 @@
  *                      holding integers: exact, because every product and partial sum stays below 2^24
  *                      (GaussianBlur's taps sum to 256 in each direction: sums below 255 * 256 * 256; blur up
  *                      to 256 taps: below 255 * 256), and as fast as the float arithmetic; with 2 (larger
- *                      blurs, whose sums may exceed 2^24) they are uints. The finish:
+ *                      blurs, whose sums may exceed 2^24) they are uints. With 1 the CPU kernels' interior
+ *                      row passes sum in 16-bit integers (every row sum is below 255 * 256 < 2^16) and convert
+ *                      each row sum to float once. The finish:
  *                        USE_FIXED_POINT 1: min(((s + bias) * multiplier) >> shift, 255) (uint, wrapping)
  *                          GaussianBlur: 8.8 fixed-point taps, bias 2^15, multiplier 1, shift 16;
  *                          blur up to 256 taps: taps 1, OpenCV's divScale and divDelta, shift 23;
@@ -144,6 +146,13 @@
  *             Under PoCL on AVX-512 the shuffles cost more than the loads they save (9x9 Gaussian on bytes 1.1-1.3x,
  *             5x5 filter2D on floats 2x slower, 2026-12-01; staging the window in private memory and loading each
  *             tap from there was 2-2.5x slower): kept for the tuner and for other devices. Default 0.
+ *   USE_SYMMETRIC  convolve_separable_vector and convolve_rows_vector, 0 or 1: 1 promises that the row filter
+ *             and the column filter each read the same backwards (taps[d] == taps[2r - d]; the host sets it for
+ *             the blurs' taps, checked bit for bit). An interior chunk's row pass then adds each pair of mirrored
+ *             elements first (bytes: exactly, in 16 bits) and multiplies once (r + 1 products instead of 2r + 1),
+ *             and the fused kernel's column sum likewise with a build-time RADIUS_Y. Float sums change order
+ *             (within the float-sum bounds); integer sums (USE_FIXED_POINT) are exact either way. Not applied
+ *             with USE_WINDOW 1 (the row pass; the column sum still is). Default 0.
  * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
  */
 
@@ -198,6 +207,9 @@
 #ifndef USE_WINDOW
 #define USE_WINDOW 0
 #endif
+#ifndef USE_SYMMETRIC
+#define USE_SYMMETRIC 0
+#endif
 
 #if BORDER < 0 || BORDER > 4
 #error "convolve.cl: BORDER must be 0 (Constant), 1 (Clamp), 2 (Mirror), 3 (Wrap) or 4 (Reflect)"
@@ -232,6 +244,11 @@
 #define CONV_IVEC TILECL_CAT(int, VEC)
 #define CONV_UVEC TILECL_CAT(uint, VEC)
 #define CONV_VLOAD TILECL_CAT(vload, VEC)
+/* A chunk of VEC elements at any element address: what CONV_VLOAD(0, p) reads, through a vector type aligned
+ * only to its element. PoCL 3.1 assembles vload16 of uchar from 4-byte pieces and shuffles; this is one
+ * unaligned vector load (9x9 Gaussian on bytes 2.5 -> 1.8 ms, 2026-12-01). */
+typedef CONV_DVEC conv_dvec_unaligned __attribute__((aligned(sizeof(DTYPE))));
+#define CONV_LOADU(p) (*(__global const conv_dvec_unaligned*)(p))
 #define CONV_VSTORE TILECL_CAT(vstore, VEC)
 #define CONV_TO_FVEC TILECL_CAT(convert_float, VEC)
 #define CONV_TO_UVEC TILECL_CAT(convert_uint, VEC)
@@ -247,6 +264,30 @@
 #define CONV_ACC float
 #define CONV_AVEC CONV_FVEC
 #define CONV_TO_AVEC CONV_TO_FVEC
+#endif
+
+/* The interior row pass's sum (conv_row_inner): under USE_FIXED_POINT 1 16-bit integers -- exact, because the
+ * host gives that mode only row filters of non-negative integer taps summing to at most 256 (GaussianBlur's
+ * 8.8 fixed point, blur up to 256 taps), so every row sum is below 255 * 257 < 2^16, and unsigned 16-bit
+ * arithmetic is exact modulo 2^16 whatever its partial sums do -- converted once to the accumulator type; else
+ * the accumulator type. CONV_PAIR(a, b): a + b of two loaded chunks in the row-sum type (bytes widened to 16
+ * bits first: exact; then to float when the row sum is a float). */
+#if USE_FIXED_POINT == 1
+#define CONV_RVEC TILECL_CAT(ushort, VEC)
+#define CONV_TO_RVEC TILECL_CAT(convert_ushort, VEC)
+#define CONV_ROW_TAP(t) ((ushort)(t))
+#define CONV_RVEC_TO_AVEC(v) CONV_TO_AVEC(v)
+#define CONV_PAIR(a, b) (CONV_TO_RVEC(a) + CONV_TO_RVEC(b))
+#else
+#define CONV_RVEC CONV_AVEC
+#define CONV_TO_RVEC CONV_TO_AVEC
+#define CONV_ROW_TAP(t) (t)
+#define CONV_RVEC_TO_AVEC(v) (v)
+#if CONV_DTYPE_IS_UCHAR
+#define CONV_PAIR(a, b) CONV_TO_AVEC(TILECL_CAT(convert_ushort, VEC)(a) + TILECL_CAT(convert_ushort, VEC)(b))
+#else
+#define CONV_PAIR(a, b) ((a) + (b))
+#endif
 #endif
 
 /* Float sums to DTYPE. */
@@ -278,6 +319,10 @@
 #define CONV_MAC(acc, x, f) ((acc) + (f) * (x))
 #define CONV_MACV(acc, x, f) ((acc) + (f) * (x))
 #endif
+
+/* The interior row passes are inlined into their kernels: a call would save every live vector register around
+ * it (all are caller-saved on x86-64), spilling the fused kernel's ring of row passes on each input row. */
+#define CONV_INLINE inline __attribute__((always_inline))
 
 /* Lane numbers 0 .. VEC - 1 as an int vector. */
 #define CONV_LANES_2 (int2)(0, 1)
@@ -373,7 +418,7 @@ void conv_store_dvec(__global DTYPE* p, const CONV_DVEC v, const int count, cons
     if (aligned) {
       *(__global CONV_DVEC*)p = v;
     } else {
-      CONV_VSTORE(v, 0, p);
+      *(__global conv_dvec_unaligned*)p = v;
     }
     return;
   }
@@ -433,8 +478,8 @@ CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, 
        : shuffle2((w)[((dx)*CHANNELS) / VEC], (w)[((dx)*CHANNELS) / VEC + 1], CONV_SHIFT((dx)*CHANNELS % VEC)))
 #define CONV_SHIFT(r) ((CONV_UVEC)(r) + TILECL_CAT(convert_uint, VEC)(CONV_LANES))
 
-CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0, __constant float* taps,
-                                const int rx) {
+CONV_INLINE CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0,
+                                            __constant float* taps, const int rx) {
   __global const DTYPE* s = row + e0 - RADIUS_X * CHANNELS;
   CONV_FVEC w[CONV_WINDOW];
 #pragma unroll
@@ -446,16 +491,38 @@ CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const 
 #else
 #define CONV_INNER(e0, row_e) ((e0)-CONV_RX * CHANNELS >= 0 && (e0) + VEC + CONV_RX * CHANNELS <= (row_e))
 
-CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0, __constant float* taps,
-                                const int radius) {
+CONV_INLINE CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0,
+                                            __constant float* taps, const int radius) {
   const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
   CONV_UNROLL_TAPS
-  for (int dx = 0; dx <= 2 * rx; ++dx) acc = CONV_MACV(acc, CONV_TO_FVEC(CONV_VLOAD(0, s + dx * CHANNELS)), taps[dx]);
+  for (int dx = 0; dx <= 2 * rx; ++dx) acc = CONV_MACV(acc, CONV_TO_FVEC(CONV_LOADU(s + dx * CHANNELS)), taps[dx]);
   return acc;
 }
 #endif
 
+#if RADIUS_X >= 0
+/* Edge chunks with a build-time radius: the chunk's window (VEC + 2 RADIUS_X CHANNELS elements) goes through the
+ * border rule once per element into private memory, then each tap is a vector load from there -- instead of
+ * the rule on every tap of every element (edge chunks took a sixth of a 9x9 Gaussian's time at 1920 wide). */
+#define CONV_EDGE_WINDOW (VEC + 2 * RADIUS_X * CHANNELS)
+
+/* The elements e0 - RADIUS_X CHANNELS .. of a row (null: a row of border values) through the border rule. */
+void conv_edge_window(CONV_ACC* w, __global const DTYPE* row, const int width, const int e0, const CONV_ACC border) {
+  for (int i = 0; i < CONV_EDGE_WINDOW; ++i)
+    w[i] = row ? conv_load_element(row, width, e0 - RADIUS_X * CHANNELS + i, border) : border;
+}
+
+/* (Direct kernels: CONV_ACC is float, USE_FIXED_POINT being refused with them.) Taps in order, as the interior. */
+CONV_FVEC conv_direct_row_edge(CONV_FVEC acc, __global const DTYPE* row, const int width, const int e0,
+                               __constant float* taps, const int rx, const float border) {
+  float w[CONV_EDGE_WINDOW];
+  conv_edge_window(w, row, width, e0, border);
+#pragma unroll
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc = CONV_MACV(acc, CONV_VLOAD(0, w + dx * CHANNELS), taps[dx]);
+  return acc;
+}
+#else
 CONV_FVEC conv_direct_row_edge(const CONV_FVEC acc, __global const DTYPE* row, const int width, const int e0,
                                __constant float* taps, const int rx, const float border) {
   float t[VEC];
@@ -468,10 +535,11 @@ CONV_FVEC conv_direct_row_edge(const CONV_FVEC acc, __global const DTYPE* row, c
   }
   return CONV_VLOAD(0, t);
 }
+#endif
 
 /* The same for the separable kernels' row pass, from zero, in the accumulator type. */
 #if USE_WINDOW && RADIUS_X >= 0
-CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int rx) {
+CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int rx) {
   __global const DTYPE* s = row + e0 - RADIUS_X * CHANNELS;
   CONV_AVEC w[CONV_WINDOW];
 #pragma unroll
@@ -481,17 +549,43 @@ CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CON
   for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc += taps[dx] * CONV_TAP_VECTOR(w, dx);
   return acc;
 }
-#else
-CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps, const int radius) {
+#elif USE_SYMMETRIC
+/* Symmetric row taps (taps[dx] == taps[2 rx - dx]): each pair of mirrored elements is added first (bytes: in
+ * 16 bits, exactly), then multiplied once -- rx + 1 products instead of 2 rx + 1. The row sum is formed in
+ * CONV_RVEC: 16-bit integers under USE_FIXED_POINT 1 (see CONV_RVEC), else the accumulator type. */
+CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps,
+                                     const int radius) {
   const int rx = CONV_HELPER_RX(radius);
   __global const DTYPE* s = row + e0 - rx * CHANNELS;
-  CONV_AVEC acc = (CONV_ACC)0;
+  CONV_RVEC acc = CONV_ROW_TAP(taps[rx]) * CONV_TO_RVEC(CONV_LOADU(s + rx * CHANNELS));
   CONV_UNROLL_TAPS
-  for (int dx = 0; dx <= 2 * rx; ++dx) acc += taps[dx] * CONV_TO_AVEC(CONV_VLOAD(0, s + dx * CHANNELS));
-  return acc;
+  for (int dx = 0; dx < rx; ++dx)
+    acc += CONV_ROW_TAP(taps[dx]) * CONV_PAIR(CONV_LOADU(s + dx * CHANNELS), CONV_LOADU(s + (2 * rx - dx) * CHANNELS));
+  return CONV_RVEC_TO_AVEC(acc);
+}
+#else
+CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __constant CONV_ACC* taps,
+                                     const int radius) {
+  const int rx = CONV_HELPER_RX(radius);
+  __global const DTYPE* s = row + e0 - rx * CHANNELS;
+  CONV_RVEC acc = 0;
+  CONV_UNROLL_TAPS
+  for (int dx = 0; dx <= 2 * rx; ++dx) acc += CONV_ROW_TAP(taps[dx]) * CONV_TO_RVEC(CONV_LOADU(s + dx * CHANNELS));
+  return CONV_RVEC_TO_AVEC(acc);
 }
 #endif
 
+#if RADIUS_X >= 0
+CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant CONV_ACC* taps,
+                        const int rx, const CONV_ACC border) {
+  CONV_ACC w[CONV_EDGE_WINDOW];
+  conv_edge_window(w, row, width, e0, border);
+  CONV_AVEC acc = (CONV_ACC)0;
+#pragma unroll
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc += taps[dx] * CONV_VLOAD(0, w + dx * CHANNELS);
+  return acc;
+}
+#else
 CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant CONV_ACC* taps,
                         const int rx, const CONV_ACC border) {
   CONV_ACC t[VEC];
@@ -503,6 +597,7 @@ CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0
   }
   return CONV_VLOAD(0, t);
 }
+#endif
 
 /* The row pass of a whole row of border values (Constant): what conv_row_edge gives for it. */
 CONV_ACC conv_constant_row(__constant CONV_ACC* taps, const int rx, const CONV_ACC border) {
@@ -573,8 +668,13 @@ __kernel void convolve_direct_vector(const int width, const int height, __global
   for (int dy = 0; dy <= 2 * ry; ++dy) {
     __global const DTYPE* row = CONV_ROW_PTR(src, src_pitch, conv_row(y + dy - ry, height));
     __constant float* taps = filter + dy * (2 * rx + 1);
-    acc = inner && row ? conv_direct_row_inner(acc, row, e0, taps, rx)
-                       : conv_direct_row_edge(acc, row, width, e0, taps, rx, border_value);
+    /* USE_FMA: one chain of fused multiply-adds in tap order, as OpenCV; else each row's sum starts from 0 and
+     * is added after, so that the rows' chains overlap (a 5x5 filter's 25 dependent multiply-adds per chunk
+     * were bound by their latency). */
+    const CONV_FVEC start = USE_FMA ? acc : (CONV_FVEC)(0.0f);
+    const CONV_FVEC sum = inner && row ? conv_direct_row_inner(start, row, e0, taps, rx)
+                                       : conv_direct_row_edge(start, row, width, e0, taps, rx, border_value);
+    acc = USE_FMA ? sum : acc + sum;
   }
   conv_store_dvec(dst + (long)y * dst_pitch + e0, CONV_TO_DVEC(acc), row_e - e0, CONV_ALIGNED(dst, dst_pitch));
 }
@@ -667,9 +767,15 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
     ring[2 * RADIUS_Y] = CONV_ROW_PASS(y0 - RADIUS_Y + r);
     if (r >= 2 * RADIUS_Y) {
       const int y = y0 + r - 2 * RADIUS_Y;
+#if USE_SYMMETRIC
+      CONV_AVEC acc = col_filter[RADIUS_Y] * ring[RADIUS_Y];
+#pragma unroll
+      for (int j = 0; j < RADIUS_Y; ++j) acc += col_filter[j] * (ring[j] + ring[2 * RADIUS_Y - j]);
+#else
       CONV_AVEC acc = (CONV_ACC)0;
 #pragma unroll
       for (int j = 0; j <= 2 * RADIUS_Y; ++j) acc += col_filter[j] * ring[j];
+#endif
       conv_store_dvec(dst + (long)y * dst_pitch + e0, conv_finish(acc, e0, fixed_point, fixed_scale), row_e - e0,
                       aligned);
     }

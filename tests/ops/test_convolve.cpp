@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "ops/convolve.hpp"
+#include "ops/image/filter_calls.hpp"
 #include "ops/image/filter_program.hpp"
 #include "reference/image_reference.hpp"
 #include "support/fixture.hpp"
@@ -430,6 +431,50 @@ TEST_SUITE("ops.convolve") {
       CAPTURE(setting.config.to_string());
       check_any(&setting.config, filter_of(setting, setting.first, Arithmetic::OpenCV), true,
                 {{1, 1}, {3, 2}, {5, 7}, {37, 23}, {133, 71}});
+    }
+  }
+
+  TEST_CASE(
+      "convolve: the blurs' symmetric taps (USE_SYMMETRIC 1) match the host reference in every CPU-shaped setting") {
+    // The sweep's separable_filter rows have random taps (USE_SYMMETRIC 0) and its blurs OpenCV's integer sums;
+    // this runs the blurs with float sums -- a changed order of summation -- through the same settings.
+    for (const auto& setting : swept_settings()) {
+      if (setting.op != Op::Separable || setting.config.variant == "tiled") continue;
+      CAPTURE(setting.config.to_string());
+      for (std::size_t combination : {setting.first, setting.second}) {
+        Filter f = filter_of(setting, combination);
+        f.op = combination % 2 ? Op::Box : Op::Gaussian;
+        if (f.op == Op::Gaussian) f.radius_y = f.radius_x;  // the sigma form is square
+        check_any(&setting.config, f, kCombinations[combination].bytes);
+      }
+    }
+  }
+
+  TEST_CASE("convolve: the blurs' calls are marked symmetric and build USE_SYMMETRIC 1, separable_filter's 0") {
+    const detail::FilterImages images{37, 23, 3, detail::ImageOperands{nullptr, 0, 111, nullptr, 0, 111}};
+    const FilterOptions exact(Border::Mirror, 0.0, Arithmetic::OpenCV);
+    cl::Buffer taps(device().context, CL_MEM_READ_WRITE, 16 * sizeof(float));
+    const detail::TapsArgument row{"row_filter", &taps, 0, 5}, column{"column_filter", &taps, 0, 3};
+    const std::vector<std::pair<detail::FilterCall, bool>> calls{
+        {detail::gaussian_kernel_call(images, GaussianKernel{9, 5, 1.7, 0.9}, Border::Zero, false), true},
+        {detail::gaussian_kernel_call(images, GaussianKernel{7, 3, 0, 0}, exact, true), true},
+        {detail::gaussian_sigma_call(images, 1.3, std::nullopt, Border::Clamp, true), true},
+        {detail::box_call(images, 2, 1, exact, true), true},
+        {detail::box_call(images, 20, 9, exact, true), true},  // the dividing finish (above 256 taps)
+        {detail::box_call(images, 0, 3, Border::Reflect, false), true},
+        {detail::separable_call(images, row, column, Border::Mirror, false), false}};
+    const Config fused{"vector", {{"VEC", 8}, {"WPT_Y", 4}, {"USE_WINDOW", 0}}};
+    const Config two_pass{"two_pass", {{"VEC", 8}, {"USE_WINDOW", 0}}};
+    for (const auto& [call, symmetric] : calls) {
+      const detail::FilterShape& shape = call.problem.shape;
+      CAPTURE(shape.radius_x);
+      CAPTURE(shape.radius_y);
+      CHECK(shape.symmetric == symmetric);
+      for (const Config& config : {fused, two_pass}) {
+        const auto options = detail::filter_build_options(shape, Border::Mirror, detail::dtype_of<std::uint8_t>(),
+                                                          detail::plan_of(config));
+        CHECK(options.macros().at("USE_SYMMETRIC") == (symmetric ? "1" : "0"));
+      }
     }
   }
 
@@ -1000,5 +1045,9 @@ TEST_SUITE("ops.convolve") {
       if (setting.opencv)
         check_any(&setting.config, filter_of(setting, setting.second, Arithmetic::OpenCV), true, {{19, 11}});
     }
+    // The blurs' symmetric taps with float sums (USE_SYMMETRIC 1) in the fused kernel, bytes and floats.
+    const Config fused = rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 32}, {"USE_WINDOW", 0}}}, 4, 2), 1);
+    check_any(&fused, Filter{Op::Gaussian, 3, Border::Reflect, 2, 2, 1.3}, true, {{19, 11}});
+    check_any(&fused, Filter{Op::Box, 1, Border::Zero, 1, 3}, false, {{19, 11}});
   }
 }

@@ -1,5 +1,6 @@
 #include "ops/image/filter_calls.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "ops/image/border.hpp"
@@ -37,6 +38,15 @@ FilterCall call_of(FilterOp op, const FilterImages& images, FilterShape shape, c
                                border_constant(options, bytes),
                                finish_of(op, shape, images.width)};
   call.image = images.image;
+  return call;
+}
+
+// Whether taps read the same backwards, bit for bit.
+bool palindrome(const TapWords& taps) { return std::equal(taps.begin(), taps.end(), taps.rbegin()); }
+
+// Marks a blur's call whose host-built taps are symmetric in both directions (USE_SYMMETRIC).
+FilterCall with_symmetry(FilterCall call) {
+  call.problem.shape.symmetric = palindrome(call.row) && palindrome(call.column);
   return call;
 }
 
@@ -109,7 +119,7 @@ FilterCall box_call(const FilterImages& images, std::size_t radius_x, std::size_
     call.column = tap_words(box_taps(radius_y));
   }
   call.size_argument = size_argument;
-  return call;
+  return with_symmetry(call);
 }
 
 FilterCall gaussian_sigma_call(const FilterImages& images, double sigma, std::optional<std::size_t> radius,
@@ -136,7 +146,7 @@ FilterCall gaussian_sigma_call(const FilterImages& images, double sigma, std::op
                     : tap_words(gaussian_blur_taps(sigma, *radius));
   call.column = call.row;
   call.size_argument = radius_argument;
-  return call;
+  return with_symmetry(call);
 }
 
 FilterCall gaussian_kernel_call(const FilterImages& images, const GaussianKernel& kernel, const FilterOptions& options,
@@ -152,7 +162,7 @@ FilterCall gaussian_kernel_call(const FilterImages& images, const GaussianKernel
   call.column = opencv ? fixed_tap_words(opencv_gaussian_fixed(size.height, size.sigma_y), false)
                        : opencv_float_taps(size.height, size.sigma_y);
   call.size_argument = size.width >= size.height ? "ksize_width" : "ksize_height";
-  return call;
+  return with_symmetry(call);
 }
 
 }  // namespace tilecl::detail

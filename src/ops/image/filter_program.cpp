@@ -43,6 +43,8 @@ BuildOptions filter_build_options(const FilterShape& shape, Border border, const
   if (dtype.size == 1 && !shape.opencv) options.define("USE_ROUND_BY_ADD", plan.round_by_add ? 1 : 0);
   if (plan.variant == FilterVariant::Vector && shape.form == FilterForm::Separable) options.define("WPT_Y", plan.wpt_y);
   if (plan.variant != FilterVariant::Tiled) options.define("USE_WINDOW", plan.window);
+  if (plan.variant != FilterVariant::Tiled && shape.form == FilterForm::Separable)
+    options.define("USE_SYMMETRIC", shape.symmetric ? 1 : 0);
   if (plan.variant != FilterVariant::Tiled) return options;
   options.define("TILE_X", plan.tile_x);
   options.define("TILE_Y", plan.tile_y);
@@ -75,8 +77,8 @@ const std::map<std::string, std::vector<std::string>>& convolve_macro_table() {
         {"direct naive", with({})},
         {"direct vector", with({"VEC", "USE_ROUND_BY_ADD", "USE_WINDOW"})},
         {"direct tiled", with({"VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD"})},
-        {"separable two_pass", with({"VEC", "USE_ROUND_BY_ADD", "USE_WINDOW"})},
-        {"separable vector", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW"})},
+        {"separable two_pass", with({"VEC", "USE_ROUND_BY_ADD", "USE_WINDOW", "USE_SYMMETRIC"})},
+        {"separable vector", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW", "USE_SYMMETRIC"})},
         {"separable tiled",
          with({"VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD", "USE_LOCAL_INPUT", "USE_PREFETCH"})}};
   }();

@@ -25,6 +25,9 @@ struct FilterShape {
   // The separable kernels' finish under OpenCV's arithmetic: a shift (GaussianBlur, blur up to 256 taps) or a
   // division (blur above 256 taps): USE_FIXED_POINT 1 or 2.
   bool dividing_finish = false;
+  // Row and column taps each read the same backwards (the blurs' host-built taps; checked bit for bit): the
+  // CPU-shaped separable kernels add mirrored elements before multiplying (USE_SYMMETRIC).
+  bool symmetric = false;
 };
 
 // How integer sums become bytes under USE_FIXED_POINT (kernels/convolve.cl, "Arithmetic").
