@@ -57,17 +57,17 @@ struct ImageType {
 };
 
 // gemm has two overloads: T alpha for float and double, float alpha for the 16-bit storage types. A 16-bit T gets
-// no Event here (that overload drops out; the other one is chosen), any other T the static_assert.
-template <typename T, bool = is_one_of<T, float, double>>
+// no Event here (that overload drops out; the other one is chosen); any other T the static_assert, with an Event so
+// that it stays the one error reported.
+template <typename T, bool = is_one_of<T, float, double>, bool = is_one_of<T, half, bfloat16>>
 struct GemmType {
-  static_assert(is_one_of<T, half, bfloat16>,
+  static_assert(is_one_of<T, float, double, half, bfloat16>,
                 "tilecl: gemm takes T = float or double (T alpha, beta), or tilecl::half or tilecl::bfloat16 (float "
                 "alpha, beta)");
-};
-template <typename T>
-struct GemmType<T, true> {
   using Event = cl::Event;
 };
+template <typename T>
+struct GemmType<T, false, true> {};
 template <typename T, bool = is_one_of<T, half, bfloat16>>
 struct Gemm16Type {};  // float, double and others: no Event (this overload drops out)
 template <typename T>
