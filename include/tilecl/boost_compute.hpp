@@ -112,6 +112,21 @@ void require_holds_batch(const char* op, const boost::compute::vector<T>& vector
                 "rows x cols overflows (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
   require_holds(op, vector, count, rows * cols, name);
 }
+// The leading dimensions of dense operands of a product (op(A) m x k, op(B) k x n, C m x n, stored in `layout`
+// with no padding; A stored k x m when trans_a is Yes, B n x k when trans_b is): the length of a stored row
+// (RowMajor) or column (ColMajor), at least 1 so that empty operands stay legal.
+struct DenseLeading {
+  std::size_t a, b, c;
+};
+inline DenseLeading dense_leading(Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m, std::size_t n,
+                                  std::size_t k) {
+  const bool row_major = layout == Layout::RowMajor;
+  const auto leading = [row_major](std::size_t rows, std::size_t cols) {
+    return std::max<std::size_t>(1, row_major ? cols : rows);
+  };
+  const bool ta = trans_a == Transpose::Yes, tb = trans_b == Transpose::Yes;
+  return {leading(ta ? k : m, ta ? m : k), leading(tb ? n : k, tb ? k : n), leading(m, n)};
+}
 // `offsets` shifted by the start iterator's index (the offsets of the matrices in the whole buffer).
 inline std::vector<std::size_t> shifted(const std::vector<std::size_t>& offsets, std::size_t start) {
   std::vector<std::size_t> moved(offsets);
@@ -269,19 +284,12 @@ boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, 
                            std::size_t m, std::size_t n, std::size_t k, T alpha, const boost::compute::vector<T>& a,
                            const boost::compute::vector<T>& b, T beta, boost::compute::vector<T>& c,
                            const wait_list& events = wait_list()) {
-  const bool row_major = layout == Layout::RowMajor;
-  // The stored matrices' rows and columns; the leading dimension is the length of a stored row (RowMajor)
-  // or column (ColMajor), at least 1 so that empty operands stay legal.
-  const std::size_t a_rows = trans_a == Transpose::Yes ? k : m, a_cols = trans_a == Transpose::Yes ? m : k;
-  const std::size_t b_rows = trans_b == Transpose::Yes ? n : k, b_cols = trans_b == Transpose::Yes ? k : n;
-  const auto leading = [&](std::size_t rows, std::size_t cols) {
-    return std::max<std::size_t>(1, row_major ? cols : rows);
-  };
   interop_detail::require_holds("gemm", a, m, k, "a");
   interop_detail::require_holds("gemm", b, k, n, "b");
   interop_detail::require_holds("gemm", c, m, n, "c");
-  return compute::gemm<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), leading(a_rows, a_cols),
-                          b.begin(), leading(b_rows, b_cols), beta, c.begin(), leading(m, n), events);
+  const auto ld = interop_detail::dense_leading(layout, trans_a, trans_b, m, n, k);
+  return compute::gemm<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), ld.a, b.begin(), ld.b, beta,
+                          c.begin(), ld.c, events);
 }
 
 // y = alpha op(A) x + beta y (tilecl::gemv) on a matrix starting at a_first with leading dimension lda and
@@ -338,18 +346,12 @@ boost::compute::event gemm_strided_batched(boost::compute::command_queue& queue,
                                            const boost::compute::vector<T>& a, const boost::compute::vector<T>& b,
                                            T beta, boost::compute::vector<T>& c, std::size_t batch_count,
                                            const wait_list& events = wait_list()) {
-  const bool row_major = layout == Layout::RowMajor;
-  const std::size_t a_rows = trans_a == Transpose::Yes ? k : m, a_cols = trans_a == Transpose::Yes ? m : k;
-  const std::size_t b_rows = trans_b == Transpose::Yes ? n : k, b_cols = trans_b == Transpose::Yes ? k : n;
-  const auto leading = [&](std::size_t rows, std::size_t cols) {
-    return std::max<std::size_t>(1, row_major ? cols : rows);
-  };
   interop_detail::require_holds_batch("gemm_strided_batched", a, batch_count, m, k, "a");
   interop_detail::require_holds_batch("gemm_strided_batched", b, batch_count, k, n, "b");
   interop_detail::require_holds_batch("gemm_strided_batched", c, batch_count, m, n, "c");
-  return compute::gemm_strided_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(),
-                                          leading(a_rows, a_cols), m * k, b.begin(), leading(b_rows, b_cols), k * n,
-                                          beta, c.begin(), leading(m, n), m * n, batch_count, events);
+  const auto ld = interop_detail::dense_leading(layout, trans_a, trans_b, m, n, k);
+  return compute::gemm_strided_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), ld.a, m * k,
+                                          b.begin(), ld.b, k * n, beta, c.begin(), ld.c, m * n, batch_count, events);
 }
 
 // C_i = alphas[i] op(A_i) op(B_i) + betas[i] C_i (tilecl::gemm_batched): matrix i of A at a_first +

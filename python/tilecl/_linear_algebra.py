@@ -212,6 +212,12 @@ def check_gemm(a: Any, b: Any, out: Any = None) -> Tuple[str, int, int, int]:
     return dtype, int(m), int(n), int(k)
 
 
+def _beta_needs_out(op: str, out: Any, beta: float) -> None:
+    """A new output array holds nothing to scale: beta must be 0 without ``out``."""
+    if out is None and beta != 0:
+        refuse(op, "beta", f"beta = {beta} needs out= (a new array holds nothing to scale)")
+
+
 def _stored(op: str, argument: str, array: Any, order: str) -> Tuple[int, int]:
     """(tilecl.Transpose value, leading dimension) of an operand in the product's storage order: as stored
     (No) when its layout is ``order``, else as the transpose of a matrix stored in ``order`` (Yes)."""
@@ -241,8 +247,7 @@ def gemm(
     """
     op = "gemm"
     dtype, m, n, k = check_gemm(device_array(op, "a", a), device_array(op, "b", b), out)
-    if out is None and beta != 0:
-        refuse(op, "beta", f"beta = {beta} needs out= (a new array holds nothing to scale)")
+    _beta_needs_out(op, out, beta)
     queue = queue_of(op, (a, b, out), queue)
     result = out if out is not None else new_array(queue, (m, n), a.dtype, a)
     order = "C" if leading_dimension(device_array(op, "out", result), "C") is not None else "F"
@@ -310,8 +315,7 @@ def gemv(
     incx = _vector_step(op, "x", x, n)
     if out is not None:
         same_dtype(op, "out", device_array(op, "out", out), dtype)
-    elif beta != 0:
-        refuse(op, "beta", f"beta = {beta} needs out= (a new array holds nothing to scale)")
+    _beta_needs_out(op, out, beta)
     queue = queue_of(op, (a, x, out), queue)
     result = out if out is not None else new_array(queue, (m,), a.dtype, a)
     incy = _vector_step(op, "out", result, m)
@@ -385,8 +389,7 @@ def gemm_strided_batched(
         same_dtype(op, "out", device_array(op, "out", out), dtype)
         if tuple(out.shape) != (batch, m, n):
             refuse(op, "out", f"shape {tuple(out.shape)} is not the products' ({batch}, {m}, {n})")
-    elif beta != 0:
-        refuse(op, "beta", f"beta = {beta} needs out= (a new array holds nothing to scale)")
+    _beta_needs_out(op, out, beta)
     queue = queue_of(op, (a, b, out), queue)
     result = out if out is not None else new_array(queue, (batch, m, n), a.dtype, a)
     order = "C" if leading_dimension(_Matrices(result), "C") is not None else "F"

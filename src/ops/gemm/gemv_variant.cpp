@@ -49,7 +49,6 @@ cl::Event enqueue_gemv_variant(const QueueTarget& target, cl::CommandQueue& queu
 template cl::Event enqueue_gemv_variant<float>(const QueueTarget&, cl::CommandQueue&, Resolved&, const KernelProblem&,
                                                float, float, const std::vector<cl::Event>*, std::vector<cl::Event>*);
 template cl::Event enqueue_gemv_variant<double>(const QueueTarget&, cl::CommandQueue&, Resolved&, const KernelProblem&,
-                                                double, double, const std::vector<cl::Event>*,
-                                                std::vector<cl::Event>*);
+                                                double, double, const std::vector<cl::Event>*, std::vector<cl::Event>*);
 
 }  // namespace tilecl::detail::gemm

@@ -210,7 +210,7 @@ namespace {
 
 // The gemv variant where it applies: first on GPUs (it reads the large operand once, at memory bandwidth, for
 // all 1..8 vectors; the skinny kernels read it once per row or column block of C), after the CPU default on CPUs
-// (PoCL, measured: docs/notes/gemm.md); first-use tuning times both at the call's shape.
+// (kept as it was: no A/B measurement on PoCL yet); first-use tuning times both at the call's shape.
 void add_gemv_candidate(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device, bool cpu,
                         std::vector<Config>& ranked) {
   if (!is_gemv(category_of(p).name)) return;
