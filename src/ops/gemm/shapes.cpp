@@ -214,8 +214,7 @@ namespace {
 void add_gemv_candidate(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device, bool cpu,
                         std::vector<Config>& ranked) {
   if (!is_gemv(category_of(p).name)) return;
-  ranked.insert(ranked.begin() + (cpu ? std::min<std::ptrdiff_t>(1, static_cast<std::ptrdiff_t>(ranked.size())) : 0),
-                gemv_default(dtype, p, device));
+  ranked.insert(ranked.begin() + (cpu && !ranked.empty() ? 1 : 0), gemv_default(dtype, p, device));
 }
 
 }  // namespace
@@ -231,7 +230,7 @@ std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& 
     if (is_skinny(category)) ranked = skinny_configs(dtype, category, p, device);
     for (auto& config : regblock_ranked(dtype, p, device)) ranked.push_back(std::move(config));
     if (category == "small")
-      ranked.insert(ranked.begin() + std::min<std::size_t>(1, ranked.size()), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
+      ranked.insert(ranked.begin() + (ranked.empty() ? 0 : 1), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
   }
   add_gemv_candidate(dtype, p, device, cpu, ranked);
   ranked.push_back({"tiled", {{"TILE", 8}, {"PAD", 1}}});
