@@ -42,8 +42,7 @@ class GemmSubject : public TuningSubject {
   TuningKey key() const override { return {kOp, dtype_of<T>().name, class_name(problem_)}; }
   std::string family() const override { return kFamily; }
   std::string timing_shape() const override {
-    const std::string sizes =
-        std::to_string(timed_.m) + "x" + std::to_string(timed_.n) + "x" + std::to_string(timed_.k);
+    std::string sizes = std::to_string(timed_.m) + "x" + std::to_string(timed_.n) + "x" + std::to_string(timed_.k);
     if (!timed_.trans_a && !timed_.trans_b) return sizes;
     return sizes + ":" + (timed_.trans_a ? "T" : "N") + (timed_.trans_b ? "T" : "N");
   }
