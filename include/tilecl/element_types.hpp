@@ -2,7 +2,8 @@
 // compile error that says which types it takes (not an undefined symbol at link time). The ops' declarations
 // use these aliases as their return types; each is cl::Event (or the value or index returned) for an allowed
 // T and a failed static_assert for any other:
-//   FloatingEvent<T>    vector_add, axpy, gemm               float, double
+//   FloatingEvent<T>    vector_add, axpy, gemm, gemv, gemm_strided_batched, gemm_batched
+//                                                            float, double
 //   TransposeEvent<T>   transpose                            float, double, std::int32_t, std::uint8_t
 //   ReduceEvent<T>      reduce (ReduceValue<T>: reduce_value, ReduceIndex<T>: reduce_index)
 //                                                            float, double, std::int32_t
