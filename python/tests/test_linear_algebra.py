@@ -139,10 +139,11 @@ def test_gemv_matches_numpy_for_both_storage_orders_steps_and_beta(queue, rng, d
         tilecl.gemv(cl_array.to_device(queue, np.asarray(a, order=order)), device_x, out, alpha=1.5, beta=-0.5)
         assert np.all(np.abs(out.get() - expected) <= bound), order
     # A transposed view, a new output (beta = 0), and y = a @ x of a strided output with NaN around it.
-    result = tilecl.gemv(cl_array.to_device(queue, a.T.copy()).T, cl_array.to_device(queue, x)).get()
+    dense_x = np.ascontiguousarray(x)  # pyopencl uploads contiguous arrays only
+    result = tilecl.gemv(cl_array.to_device(queue, a.T.copy()).T, cl_array.to_device(queue, dense_x)).get()
     np.testing.assert_allclose(result, a.astype(np.float64) @ x, rtol=1e-4, atol=1e-4)
     poisoned = cl_array.to_device(queue, np.full(2 * m, np.nan, dtype))
-    tilecl.gemv(cl_array.to_device(queue, a), cl_array.to_device(queue, x), poisoned[::2])
+    tilecl.gemv(cl_array.to_device(queue, a), cl_array.to_device(queue, dense_x), poisoned[::2])
     got = poisoned.get()
     np.testing.assert_allclose(got[::2], a.astype(np.float64) @ x, rtol=1e-4, atol=1e-4)
     assert np.all(np.isnan(got[1::2]))
@@ -164,19 +165,26 @@ def test_gemm_strided_batched_matches_numpy_in_every_storage_order(queue, rng, d
     expected = 0.75 * np.matmul(a.astype(np.longdouble), b) + 2.0 * c.astype(np.longdouble)
     bound = tolerance(dtype, k) * (0.75 * np.matmul(np.abs(a), np.abs(b)) + 2.0 * np.abs(c)) + 1e-30
 
-    def stored(array, order):  # each matrix in C or Fortran order, the batch outermost
-        return array if order == "C" else np.ascontiguousarray(array.transpose(0, 2, 1)).transpose(0, 2, 1)
+    def stored(array, order):  # on the device, each matrix in C or Fortran order, the batch outermost
+        if order == "C":
+            return cl_array.to_device(queue, array)
+        return cl_array.to_device(queue, np.ascontiguousarray(array.transpose(0, 2, 1))).transpose((0, 2, 1))
+
+    def host(device_array):  # pyopencl reads back contiguous arrays only
+        if device_array.flags.c_contiguous:
+            return device_array.get()
+        return device_array.transpose((0, 2, 1)).get().transpose(0, 2, 1)
 
     for order_a, order_b, order_c in [("C", "C", "C"), ("F", "C", "F"), ("C", "F", "C")]:
-        out = cl_array.to_device(queue, stored(c, order_c))
+        out = stored(c, order_c)
         tilecl.gemm_strided_batched(
-            cl_array.to_device(queue, stored(a, order_a)),
-            cl_array.to_device(queue, stored(b, order_b)),
+            stored(a, order_a),
+            stored(b, order_b),
             out,
             alpha=0.75,
             beta=2.0,
         )
-        assert np.all(np.abs(out.get() - expected) <= bound), (order_a, order_b, order_c)
+        assert np.all(np.abs(host(out) - expected) <= bound), (order_a, order_b, order_c)
     # One b for every product (a broadcast view: batch stride 0), into a new array.
     shared = random_array(rng, (k, n), dtype)
     device_shared = cl_array.to_device(queue, shared)
@@ -186,4 +194,4 @@ def test_gemm_strided_batched_matches_numpy_in_every_storage_order(queue, rng, d
     got = tilecl.gemm_strided_batched(cl_array.to_device(queue, a), broadcast).get()
     np.testing.assert_allclose(got, np.matmul(a.astype(np.float64), shared), rtol=1e-4, atol=1e-4)
     with pytest.raises(tilecl.Error):
-        tilecl.gemm_strided_batched(cl_array.to_device(queue, a), cl_array.to_device(queue, b[:, :-1, :]))
+        tilecl.gemm_strided_batched(cl_array.to_device(queue, a), cl_array.to_device(queue, b[:, :-1, :].copy()))
