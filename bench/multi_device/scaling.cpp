@@ -7,6 +7,7 @@
 // platform, e.g. 2 H200s, each in its own context):
 //   - tilecl_bench_multi --split subdevices --count 2
 //   - tilecl_bench_multi --split devices --count 2
+//   - tilecl_bench_multi --split queues --count 2        (one device twice: the cost of splitting alone)
 //
 // Options: --device P:D (the device, or the platform's first), --gemm N (N^3 SGEMM), --image WxH, --frames F,
 // --repeat R (median of R timed runs after one warm-up), --json FILE.
@@ -47,6 +48,8 @@ std::vector<cl::Device> devices_of(const Options& o) {
     const auto units = root.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>() / static_cast<cl_uint>(o.count);
     const cl_device_partition_property properties[] = {CL_DEVICE_PARTITION_EQUALLY, std::max<cl_uint>(units, 1), 0};
     root.createSubDevices(properties, &devices);
+  } else if (o.split == "queues") {
+    devices.assign(o.count, root);  // one device, a context and queue per entry: what splitting costs on one device
   } else {
     cl::Platform(root.getInfo<CL_DEVICE_PLATFORM>()).getDevices(root.getInfo<CL_DEVICE_TYPE>(), &devices);
   }
@@ -265,7 +268,8 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"tilecl_bench_multi: the multi-device ops on 1..N devices or sub-devices"};
     app.add_option("--device", o.device, "P:D, the device to cut or whose platform to use");
-    app.add_option("--split", o.split, "subdevices or devices")->check(CLI::IsMember({"subdevices", "devices"}));
+    app.add_option("--split", o.split, "subdevices, devices, or queues (the one device repeated)")
+        ->check(CLI::IsMember({"subdevices", "devices", "queues"}));
     app.add_option("--count", o.count, "the most devices")->check(CLI::Range(1, 64));
     app.add_option("--gemm", o.gemm, "N of the N^3 SGEMM")->check(CLI::Range(1, 65536));
     app.add_option("--image", o.image, "WIDTHxHEIGHT of each frame");

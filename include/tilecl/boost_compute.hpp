@@ -9,8 +9,9 @@
 // Every op of every family has two overloads here, each taking an optional boost::compute::wait_list last:
 // - on iterators: a range [first, last) for the vector ops (axpy, vector_add, reduce, reduce_value,
 //   reduce_index) and a start iterator with a leading dimension or pitch for the matrix and image ops
-//   (transpose, gemm, rgb_to_gray, convolve2d, separable_filter, box_blur, gaussian_blur), exactly as the
-//   family's header takes a buffer, an offset and a pitch (the iterator's index is the offset);
+//   (transpose, gemm, gemv, gemm_strided_batched, gemm_batched, rgb_to_gray, convolve2d, separable_filter, box_blur,
+//   gaussian_blur), exactly as the family's header takes a buffer, an offset and a pitch (the iterator's index is the
+//   offset);
 // - on whole, densely packed vectors (offset 0, leading dimension or pitch equal to the row length), which
 //   also check that each vector is large enough for the shape.
 // Sizes are in elements. A vector too small for the shape, or a range whose ends belong to different
@@ -38,6 +39,8 @@
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
+#include "tilecl/gemm_batched.hpp"
+#include "tilecl/gemv.hpp"
 #include "tilecl/reduce.hpp"
 #include "tilecl/transpose.hpp"
 
@@ -99,6 +102,36 @@ void require_holds(const char* op, const boost::compute::vector<T>& vector, std:
     throw Error(op, name, CL_INVALID_BUFFER_SIZE,
                 "vector holds " + std::to_string(vector.size()) + " elements, the shape needs " +
                     std::to_string(rows * cols) + " (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
+}
+// The vector holds `count` matrices of rows x cols elements (every product checked for overflow).
+template <typename T>
+void require_holds_batch(const char* op, const boost::compute::vector<T>& vector, std::size_t count, std::size_t rows,
+                         std::size_t cols, const char* name) {
+  if (rows != 0 && cols > std::numeric_limits<std::size_t>::max() / rows)
+    throw Error(op, name, CL_INVALID_VALUE,
+                "rows x cols overflows (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
+  require_holds(op, vector, count, rows * cols, name);
+}
+// The leading dimensions of dense operands of a product (op(A) m x k, op(B) k x n, C m x n, stored in `layout`
+// with no padding; A stored k x m when trans_a is Yes, B n x k when trans_b is): the length of a stored row
+// (RowMajor) or column (ColMajor), at least 1 so that empty operands stay legal.
+struct DenseLeading {
+  std::size_t a, b, c;
+};
+inline DenseLeading dense_leading(Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m, std::size_t n,
+                                  std::size_t k) {
+  const bool row_major = layout == Layout::RowMajor;
+  const auto leading = [row_major](std::size_t rows, std::size_t cols) {
+    return std::max<std::size_t>(1, row_major ? cols : rows);
+  };
+  const bool ta = trans_a == Transpose::Yes, tb = trans_b == Transpose::Yes;
+  return {leading(ta ? k : m, ta ? m : k), leading(tb ? n : k, tb ? k : n), leading(m, n)};
+}
+// `offsets` shifted by the start iterator's index (the offsets of the matrices in the whole buffer).
+inline std::vector<std::size_t> shifted(const std::vector<std::size_t>& offsets, std::size_t start) {
+  std::vector<std::size_t> moved(offsets);
+  for (std::size_t& offset : moved) offset += start;
+  return moved;
 }
 // The length of [first, last): both ends on one buffer, last not before first.
 template <typename T>
@@ -207,7 +240,7 @@ std::size_t reduce_index(boost::compute::command_queue& queue, ReduceOp op, cons
   return compute::reduce_index<T>(queue, op, x.begin(), x.end(), events);
 }
 
-// --- Matrices: transpose, gemm ---------------------------------------------------------------------------
+// --- Matrices: transpose, gemm, gemv, gemm_strided_batched, gemm_batched ---------------------------------
 
 // out = in^T (tilecl::transpose): in is rows x cols from in_first with leading dimension ld_in, out cols x rows
 // from out_first with ld_out.
@@ -251,19 +284,107 @@ boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, 
                            std::size_t m, std::size_t n, std::size_t k, T alpha, const boost::compute::vector<T>& a,
                            const boost::compute::vector<T>& b, T beta, boost::compute::vector<T>& c,
                            const wait_list& events = wait_list()) {
-  const bool row_major = layout == Layout::RowMajor;
-  // The stored matrices' rows and columns; the leading dimension is the length of a stored row (RowMajor)
-  // or column (ColMajor), at least 1 so that empty operands stay legal.
-  const std::size_t a_rows = trans_a == Transpose::Yes ? k : m, a_cols = trans_a == Transpose::Yes ? m : k;
-  const std::size_t b_rows = trans_b == Transpose::Yes ? n : k, b_cols = trans_b == Transpose::Yes ? k : n;
-  const auto leading = [&](std::size_t rows, std::size_t cols) {
-    return std::max<std::size_t>(1, row_major ? cols : rows);
-  };
   interop_detail::require_holds("gemm", a, m, k, "a");
   interop_detail::require_holds("gemm", b, k, n, "b");
   interop_detail::require_holds("gemm", c, m, n, "c");
-  return compute::gemm<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), leading(a_rows, a_cols),
-                          b.begin(), leading(b_rows, b_cols), beta, c.begin(), leading(m, n), events);
+  const auto ld = interop_detail::dense_leading(layout, trans_a, trans_b, m, n, k);
+  return compute::gemm<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), ld.a, b.begin(), ld.b, beta,
+                          c.begin(), ld.c, events);
+}
+
+// y = alpha op(A) x + beta y (tilecl::gemv) on a matrix starting at a_first with leading dimension lda and
+// vectors starting at x_first and y_first with steps incx and incy (negative steps as in tilecl::gemv: the
+// start iterator is then the low end of the vector's span).
+template <typename T>
+boost::compute::event gemv(boost::compute::command_queue& queue, Layout layout, Transpose trans, std::size_t m,
+                           std::size_t n, T alpha, iterator<T> a_first, std::size_t lda, iterator<T> x_first,
+                           std::ptrdiff_t incx, T beta, iterator<T> y_first, std::ptrdiff_t incy,
+                           const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer y = buffer(y_first);
+    return tilecl::gemv<T>(q, layout, trans, m, n, alpha, buffer(a_first), a_first.get_index(), lda, buffer(x_first),
+                           x_first.get_index(), incx, beta, y, y_first.get_index(), incy, wait);
+  });
+}
+// The same for a dense m x n matrix stored in `layout` and contiguous vectors (x: n elements, y: m; swapped with
+// trans).
+template <typename T>
+boost::compute::event gemv(boost::compute::command_queue& queue, Layout layout, Transpose trans, std::size_t m,
+                           std::size_t n, T alpha, const boost::compute::vector<T>& a,
+                           const boost::compute::vector<T>& x, T beta, boost::compute::vector<T>& y,
+                           const wait_list& events = wait_list()) {
+  const bool transposed = trans == Transpose::Yes;
+  interop_detail::require_holds("gemv", a, m, n, "a");
+  interop_detail::require_holds("gemv", x, transposed ? m : n, 1, "x");
+  interop_detail::require_holds("gemv", y, transposed ? n : m, 1, "y");
+  const std::size_t lda = std::max<std::size_t>(1, layout == Layout::RowMajor ? n : m);
+  return compute::gemv<T>(queue, layout, trans, m, n, alpha, a.begin(), lda, x.begin(), 1, beta, y.begin(), 1, events);
+}
+
+// C_i = alpha op(A_i) op(B_i) + beta C_i for i < batch_count (tilecl::gemm_strided_batched): matrix i of A at
+// a_first + i * stride_a with leading dimension lda (likewise B and C).
+template <typename T>
+boost::compute::event gemm_strided_batched(boost::compute::command_queue& queue, Layout layout, Transpose trans_a,
+                                           Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                                           iterator<T> a_first, std::size_t lda, std::size_t stride_a,
+                                           iterator<T> b_first, std::size_t ldb, std::size_t stride_b, T beta,
+                                           iterator<T> c_first, std::size_t ldc, std::size_t stride_c,
+                                           std::size_t batch_count, const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer c = buffer(c_first);
+    return tilecl::gemm_strided_batched<T>(q, layout, trans_a, trans_b, m, n, k, alpha, buffer(a_first),
+                                           a_first.get_index(), lda, stride_a, buffer(b_first), b_first.get_index(),
+                                           ldb, stride_b, beta, c, c_first.get_index(), ldc, stride_c, batch_count,
+                                           wait);
+  });
+}
+// The same for batch_count dense matrices one after the other in each vector (stored as compute::gemm's dense
+// overload stores them; stride = the matrix's size).
+template <typename T>
+boost::compute::event gemm_strided_batched(boost::compute::command_queue& queue, Layout layout, Transpose trans_a,
+                                           Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                                           const boost::compute::vector<T>& a, const boost::compute::vector<T>& b,
+                                           T beta, boost::compute::vector<T>& c, std::size_t batch_count,
+                                           const wait_list& events = wait_list()) {
+  interop_detail::require_holds_batch("gemm_strided_batched", a, batch_count, m, k, "a");
+  interop_detail::require_holds_batch("gemm_strided_batched", b, batch_count, k, n, "b");
+  interop_detail::require_holds_batch("gemm_strided_batched", c, batch_count, m, n, "c");
+  const auto ld = interop_detail::dense_leading(layout, trans_a, trans_b, m, n, k);
+  return compute::gemm_strided_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), ld.a, m * k,
+                                          b.begin(), ld.b, k * n, beta, c.begin(), ld.c, m * n, batch_count, events);
+}
+
+// C_i = alphas[i] op(A_i) op(B_i) + betas[i] C_i (tilecl::gemm_batched): matrix i of A at a_first +
+// a_offsets[i] with leading dimension lda (likewise B and C); the batch is alphas.size().
+template <typename T>
+boost::compute::event gemm_batched(boost::compute::command_queue& queue, Layout layout, Transpose trans_a,
+                                   Transpose trans_b, std::size_t m, std::size_t n, std::size_t k,
+                                   const std::vector<T>& alphas, iterator<T> a_first,
+                                   const std::vector<std::size_t>& a_offsets, std::size_t lda, iterator<T> b_first,
+                                   const std::vector<std::size_t>& b_offsets, std::size_t ldb,
+                                   const std::vector<T>& betas, iterator<T> c_first,
+                                   const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                                   const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer c = buffer(c_first);
+    return tilecl::gemm_batched<T>(q, layout, trans_a, trans_b, m, n, k, alphas, buffer(a_first),
+                                   interop_detail::shifted(a_offsets, a_first.get_index()), lda, buffer(b_first),
+                                   interop_detail::shifted(b_offsets, b_first.get_index()), ldb, betas, c,
+                                   interop_detail::shifted(c_offsets, c_first.get_index()), ldc, wait);
+  });
+}
+// The same with the offsets counted from the start of whole vectors.
+template <typename T>
+boost::compute::event gemm_batched(boost::compute::command_queue& queue, Layout layout, Transpose trans_a,
+                                   Transpose trans_b, std::size_t m, std::size_t n, std::size_t k,
+                                   const std::vector<T>& alphas, const boost::compute::vector<T>& a,
+                                   const std::vector<std::size_t>& a_offsets, std::size_t lda,
+                                   const boost::compute::vector<T>& b, const std::vector<std::size_t>& b_offsets,
+                                   std::size_t ldb, const std::vector<T>& betas, boost::compute::vector<T>& c,
+                                   const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                                   const wait_list& events = wait_list()) {
+  return compute::gemm_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alphas, a.begin(), a_offsets, lda,
+                                  b.begin(), b_offsets, ldb, betas, c.begin(), c_offsets, ldc, events);
 }
 
 // --- Images: rgb_to_gray, convolve2d, separable_filter, box_blur, gaussian_blur --------------------------

@@ -2,7 +2,8 @@
 // compile error that says which types it takes (not an undefined symbol at link time). The ops' declarations
 // use these aliases as their return types; each is cl::Event (or the value or index returned) for an allowed
 // T and a failed static_assert for any other:
-//   FloatingEvent<T>    vector_add, axpy                     float, double
+//   FloatingEvent<T>    vector_add, axpy, gemv, gemm_strided_batched, gemm_batched
+//                                                            float, double
 //   GemmEvent<T>        gemm (T alpha, beta)                 float, double
 //   Gemm16Event<T>      gemm (float alpha, beta)             tilecl::half, tilecl::bfloat16 (no static_assert: the
 //                                                            other overload's GemmEvent reports a wrong T)

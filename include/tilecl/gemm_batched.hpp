@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "tilecl/element_types.hpp"
 #include "tilecl/types.hpp"
 
 namespace tilecl {
@@ -30,12 +31,13 @@ namespace tilecl {
 // come from the tuning database, first-use tuning or device-derived defaults, per bucket of the matrices'
 // size (src/ops/gemm_batched_tuning.cpp).
 template <typename T>
-cl::Event gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                               std::size_t m, std::size_t n, std::size_t k, T alpha, const cl::Buffer& a,
-                               std::size_t a_offset, std::size_t lda, std::size_t stride_a, const cl::Buffer& b,
-                               std::size_t b_offset, std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
-                               std::size_t c_offset, std::size_t ldc, std::size_t stride_c, std::size_t batch_count,
-                               const std::vector<cl::Event>* wait = nullptr);
+detail::FloatingEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a,
+                                              Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                                              const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
+                                              std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
+                                              std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
+                                              std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
+                                              std::size_t batch_count, const std::vector<cl::Event>* wait = nullptr);
 
 // C_i = alphas[i] * op(A_i) * op(B_i) + betas[i] * C_i for i < batch_count, as gemm_strided_batched but with
 // each matrix at its own offset (a_offsets[i] in a, b_offsets[i] in b, c_offsets[i] in c) and its own scalars
@@ -46,11 +48,12 @@ cl::Event gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose
 // The offsets and scalars are copied to the device in the same in-order chain as the kernel (from a copy the
 // call keeps until the transfer is complete), so the vectors may be changed or freed once the call returns.
 template <typename T>
-cl::Event gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
-                       std::size_t n, std::size_t k, const std::vector<T>& alphas, const cl::Buffer& a,
-                       const std::vector<std::size_t>& a_offsets, std::size_t lda, const cl::Buffer& b,
-                       const std::vector<std::size_t>& b_offsets, std::size_t ldb, const std::vector<T>& betas,
-                       cl::Buffer& c, const std::vector<std::size_t>& c_offsets, std::size_t ldc,
-                       const std::vector<cl::Event>* wait = nullptr);
+detail::FloatingEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
+                                      std::size_t m, std::size_t n, std::size_t k, const std::vector<T>& alphas,
+                                      const cl::Buffer& a, const std::vector<std::size_t>& a_offsets, std::size_t lda,
+                                      const cl::Buffer& b, const std::vector<std::size_t>& b_offsets, std::size_t ldb,
+                                      const std::vector<T>& betas, cl::Buffer& c,
+                                      const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                                      const std::vector<cl::Event>* wait = nullptr);
 
 }  // namespace tilecl

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "tilecl/element_types.hpp"
 #include "tilecl/types.hpp"
 
 namespace tilecl {
@@ -33,9 +34,9 @@ namespace tilecl {
 // database, first-use tuning or device-derived defaults (docs/TUNING.md); the shape buckets are listed in
 // src/ops/gemv_tuning.cpp.
 template <typename T>
-cl::Event gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n, T alpha,
-               const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x, std::size_t x_offset,
-               std::ptrdiff_t incx, T beta, cl::Buffer& y, std::size_t y_offset, std::ptrdiff_t incy,
-               const std::vector<cl::Event>* wait = nullptr);
+detail::FloatingEvent<T> gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n,
+                              T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x,
+                              std::size_t x_offset, std::ptrdiff_t incx, T beta, cl::Buffer& y, std::size_t y_offset,
+                              std::ptrdiff_t incy, const std::vector<cl::Event>* wait = nullptr);
 
 }  // namespace tilecl

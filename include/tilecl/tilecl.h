@@ -158,6 +158,51 @@ tilecl_status tilecl_gemm_f64(cl_command_queue queue, tilecl_layout layout, tile
                               size_t c_offset, size_t ldc, cl_uint num_events_in_wait_list,
                               const cl_event* event_wait_list, cl_event* event);
 
+/* --- GEMV and batched GEMM (tilecl/gemv.hpp, tilecl/gemm_batched.hpp) ---------------------------------- */
+
+/* y = alpha op(A) x + beta y in BLAS semantics and argument order; incx, incy non-zero, either sign. */
+tilecl_status tilecl_gemv_f32(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans, size_t m, size_t n,
+                              float alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem x, size_t x_offset,
+                              ptrdiff_t incx, float beta, cl_mem y, size_t y_offset, ptrdiff_t incy,
+                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
+tilecl_status tilecl_gemv_f64(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans, size_t m, size_t n,
+                              double alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem x, size_t x_offset,
+                              ptrdiff_t incx, double beta, cl_mem y, size_t y_offset, ptrdiff_t incy,
+                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
+
+/* C_i = alpha op(A_i) op(B_i) + beta C_i for i < batch_count, matrix i of A at a_offset + i * stride_a (likewise B
+ * and C). */
+tilecl_status tilecl_gemm_strided_batched_f32(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,
+                                              tilecl_transpose trans_b, size_t m, size_t n, size_t k, float alpha,
+                                              cl_mem a, size_t a_offset, size_t lda, size_t stride_a, cl_mem b,
+                                              size_t b_offset, size_t ldb, size_t stride_b, float beta, cl_mem c,
+                                              size_t c_offset, size_t ldc, size_t stride_c, size_t batch_count,
+                                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                              cl_event* event);
+tilecl_status tilecl_gemm_strided_batched_f64(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,
+                                              tilecl_transpose trans_b, size_t m, size_t n, size_t k, double alpha,
+                                              cl_mem a, size_t a_offset, size_t lda, size_t stride_a, cl_mem b,
+                                              size_t b_offset, size_t ldb, size_t stride_b, double beta, cl_mem c,
+                                              size_t c_offset, size_t ldc, size_t stride_c, size_t batch_count,
+                                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                              cl_event* event);
+
+/* C_i = alphas[i] op(A_i) op(B_i) + betas[i] C_i for i < batch_count, matrix i of A at a_offsets[i] (likewise B and
+ * C). alphas, betas and the offsets are host arrays of batch_count entries (NULL only for an empty batch), copied
+ * before the call returns. */
+tilecl_status tilecl_gemm_batched_f32(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,
+                                      tilecl_transpose trans_b, size_t m, size_t n, size_t k, const float* alphas,
+                                      cl_mem a, const size_t* a_offsets, size_t lda, cl_mem b, const size_t* b_offsets,
+                                      size_t ldb, const float* betas, cl_mem c, const size_t* c_offsets, size_t ldc,
+                                      size_t batch_count, cl_uint num_events_in_wait_list,
+                                      const cl_event* event_wait_list, cl_event* event);
+tilecl_status tilecl_gemm_batched_f64(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,
+                                      tilecl_transpose trans_b, size_t m, size_t n, size_t k, const double* alphas,
+                                      cl_mem a, const size_t* a_offsets, size_t lda, cl_mem b, const size_t* b_offsets,
+                                      size_t ldb, const double* betas, cl_mem c, const size_t* c_offsets, size_t ldc,
+                                      size_t batch_count, cl_uint num_events_in_wait_list,
+                                      const cl_event* event_wait_list, cl_event* event);
+
 /* --- Images (tilecl/color.hpp, tilecl/convolve.hpp) ---------------------------------------------------- */
 
 /* gray = red R + green G + blue B (tilecl::GrayWeights; 0.21, 0.72, 0.07 are the C++ defaults). */

@@ -3,14 +3,19 @@
 // derives them from the arrays. The GIL is released while tilecl validates and enqueues.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <tuple>
 
 #include "bindings.hpp"
 #include "handles.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/gemm.hpp"
+#include "tilecl/gemm_batched.hpp"
+#include "tilecl/gemv.hpp"
 #include "tilecl/reduce.hpp"
 #include "tilecl/transpose.hpp"
 
@@ -76,6 +81,39 @@ Handle gemm_call(const std::string& dtype, Handle queue, int layout, int trans_a
   });
 }
 
+Handle gemv_call(const std::string& dtype, Handle queue, int layout, int trans, std::size_t m, std::size_t n,
+                 double alpha, Handle a, std::size_t a_offset, std::size_t lda, Handle x, std::size_t x_offset,
+                 std::ptrdiff_t incx, double beta, Handle y, std::size_t y_offset, std::ptrdiff_t incy,
+                 const HandleList& wait) {
+  return with_dtype<float, double>("gemv", dtype, [&](auto type) {
+    using T = decltype(type);
+    cl::CommandQueue command_queue = queue_from(queue);
+    cl::Buffer out = buffer_from(y);
+    return hand_over(gemv<T>(command_queue, static_cast<Layout>(layout), static_cast<Transpose>(trans), m, n,
+                             static_cast<T>(alpha), buffer_from(a), a_offset, lda, buffer_from(x), x_offset, incx,
+                             static_cast<T>(beta), out, y_offset, incy, WaitList(wait).get()));
+  });
+}
+
+// One operand of a strided batch: buffer, first element, leading dimension, stride between matrices.
+using Strided = std::tuple<Handle, std::size_t, std::size_t, std::size_t>;
+
+Handle gemm_strided_batched_call(const std::string& dtype, Handle queue, int layout, int trans_a, int trans_b,
+                                 std::size_t m, std::size_t n, std::size_t k, double alpha, const Strided& a,
+                                 const Strided& b, double beta, const Strided& c, std::size_t batch_count,
+                                 const HandleList& wait) {
+  return with_dtype<float, double>("gemm_strided_batched", dtype, [&](auto type) {
+    using T = decltype(type);
+    cl::CommandQueue command_queue = queue_from(queue);
+    cl::Buffer product = buffer_from(std::get<0>(c));
+    return hand_over(gemm_strided_batched<T>(
+        command_queue, static_cast<Layout>(layout), static_cast<Transpose>(trans_a), static_cast<Transpose>(trans_b), m,
+        n, k, static_cast<T>(alpha), buffer_from(std::get<0>(a)), std::get<1>(a), std::get<2>(a), std::get<3>(a),
+        buffer_from(std::get<0>(b)), std::get<1>(b), std::get<2>(b), std::get<3>(b), static_cast<T>(beta), product,
+        std::get<1>(c), std::get<2>(c), std::get<3>(c), batch_count, WaitList(wait).get()));
+  });
+}
+
 }  // namespace
 
 void bind_linear_algebra(nb::module_& module) {
@@ -85,6 +123,8 @@ void bind_linear_algebra(nb::module_& module) {
   module.def("transpose", &transpose_call, release);
   module.def("reduce", &reduce_call, release);
   module.def("gemm", &gemm_call, release);
+  module.def("gemv", &gemv_call, release);
+  module.def("gemm_strided_batched", &gemm_strided_batched_call, release);
 }
 
 }  // namespace tilecl::python

@@ -123,3 +123,75 @@ def test_gemm_reads_transposed_views_and_padded_rows_and_ignores_nan_in_out_when
     np.testing.assert_allclose(
         tilecl.gemm(cl_array.to_device(queue, a).T, device_b).get(), expected, rtol=1e-4, atol=1e-4
     )
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_gemv_matches_numpy_for_both_storage_orders_steps_and_beta(queue, rng, dtype):
+    m, n = 37, 53
+    a = random_array(rng, (m, n), dtype)
+    x_whole, y = random_array(rng, (2 * n,), dtype), random_array(rng, (m,), dtype)
+    x = x_whole[::2]
+    expected = 1.5 * a.astype(np.longdouble) @ x - 0.5 * y.astype(np.longdouble)
+    bound = tolerance(dtype, n) * (1.5 * np.abs(a) @ np.abs(x) + 0.5 * np.abs(y)) + 1e-30
+    for order in ("C", "F"):
+        out = cl_array.to_device(queue, y)
+        device_x = cl_array.to_device(queue, x_whole)[::2]
+        tilecl.gemv(cl_array.to_device(queue, np.asarray(a, order=order)), device_x, out, alpha=1.5, beta=-0.5)
+        assert np.all(np.abs(out.get() - expected) <= bound), order
+    # A transposed view, a new output (beta = 0), and y = a @ x of a strided output with NaN around it.
+    dense_x = np.ascontiguousarray(x)  # pyopencl uploads contiguous arrays only
+    result = tilecl.gemv(cl_array.to_device(queue, a.T.copy()).T, cl_array.to_device(queue, dense_x)).get()
+    np.testing.assert_allclose(result, a.astype(np.float64) @ x, rtol=1e-4, atol=1e-4)
+    poisoned = cl_array.to_device(queue, np.full(2 * m, np.nan, dtype))
+    tilecl.gemv(cl_array.to_device(queue, a), cl_array.to_device(queue, dense_x), poisoned[::2])
+    got = poisoned.get()
+    np.testing.assert_allclose(got[::2], a.astype(np.float64) @ x, rtol=1e-4, atol=1e-4)
+    assert np.all(np.isnan(got[1::2]))
+
+
+def test_gemv_refuses_mismatched_shapes(queue, rng):
+    a = cl_array.to_device(queue, random_array(rng, (4, 5), np.float32))
+    with pytest.raises(tilecl.Error):
+        tilecl.gemv(a, cl_array.to_device(queue, random_array(rng, (4,), np.float32)))
+    with pytest.raises(tilecl.Error):
+        tilecl.gemv(a, cl_array.to_device(queue, random_array(rng, (5,), np.float32)), beta=1.0)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_gemm_strided_batched_matches_numpy_in_every_storage_order(queue, rng, dtype):
+    batch, m, n, k = 5, 7, 11, 13
+    a, b = random_array(rng, (batch, m, k), dtype), random_array(rng, (batch, k, n), dtype)
+    c = random_array(rng, (batch, m, n), dtype)
+    expected = 0.75 * np.matmul(a.astype(np.longdouble), b) + 2.0 * c.astype(np.longdouble)
+    bound = tolerance(dtype, k) * (0.75 * np.matmul(np.abs(a), np.abs(b)) + 2.0 * np.abs(c)) + 1e-30
+
+    def stored(array, order):  # on the device, each matrix in C or Fortran order, the batch outermost
+        if order == "C":
+            return cl_array.to_device(queue, array)
+        return cl_array.to_device(queue, np.ascontiguousarray(array.transpose(0, 2, 1))).transpose((0, 2, 1))
+
+    def host(device_array):  # pyopencl reads back contiguous arrays only
+        if device_array.flags.c_contiguous:
+            return device_array.get()
+        return device_array.transpose((0, 2, 1)).get().transpose(0, 2, 1)
+
+    for order_a, order_b, order_c in [("C", "C", "C"), ("F", "C", "F"), ("C", "F", "C")]:
+        out = stored(c, order_c)
+        tilecl.gemm_strided_batched(
+            stored(a, order_a),
+            stored(b, order_b),
+            out,
+            alpha=0.75,
+            beta=2.0,
+        )
+        assert np.all(np.abs(host(out) - expected) <= bound), (order_a, order_b, order_c)
+    # One b for every product (a broadcast view: batch stride 0), into a new array.
+    shared = random_array(rng, (k, n), dtype)
+    device_shared = cl_array.to_device(queue, shared)
+    broadcast = cl_array.Array(
+        queue, (batch, k, n), dtype, strides=(0,) + device_shared.strides, data=device_shared.base_data
+    )
+    got = tilecl.gemm_strided_batched(cl_array.to_device(queue, a), broadcast).get()
+    np.testing.assert_allclose(got, np.matmul(a.astype(np.float64), shared), rtol=1e-4, atol=1e-4)
+    with pytest.raises(tilecl.Error):
+        tilecl.gemm_strided_batched(cl_array.to_device(queue, a), cl_array.to_device(queue, b[:, :-1, :].copy()))

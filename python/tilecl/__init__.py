@@ -2,8 +2,8 @@
 
 Ops on pyopencl.array.Array (queue and events from the arrays, results as new arrays or into ``out=``):
 :func:`vector_add`, :func:`axpy`, :func:`transpose`, :func:`reduce` (:func:`sum`, :func:`min`, :func:`max`,
-:func:`argmin`, :func:`argmax`), :func:`gemm`, :func:`rgb_to_gray`, :func:`convolve2d`,
-:func:`separable_filter`, :func:`box_blur`, :func:`gaussian_blur`. NumPy in and out: :mod:`tilecl.numpy`.
+:func:`argmin`, :func:`argmax`), :func:`gemm`, :func:`gemv`, :func:`gemm_strided_batched`, :func:`rgb_to_gray`,
+:func:`convolve2d`, :func:`separable_filter`, :func:`box_blur`, :func:`gaussian_blur`. NumPy in and out: :mod:`tilecl.numpy`.
 Tuning: :mod:`tilecl.tuning`; the disk cache: :mod:`tilecl.cache`; the command line: ``python -m tilecl``.
 Errors raise :class:`Error` with tilecl's message and ``op``, ``argument``, ``status`` attributes.
 """
@@ -11,7 +11,20 @@ Errors raise :class:`Error` with tilecl's message and ``op``, ``argument``, ``st
 from . import cache, numpy, tuning
 from ._errors import ArgumentTypeError, ArgumentValueError, BuildError, Error
 from ._image import IMAGE_CHANNELS, IMAGE_TYPES, box_blur, convolve2d, gaussian_blur, rgb_to_gray, separable_filter
-from ._linear_algebra import argmax, argmin, axpy, gemm, max, min, reduce, sum, transpose, vector_add
+from ._linear_algebra import (
+    argmax,
+    argmin,
+    axpy,
+    gemm,
+    gemm_strided_batched,
+    gemv,
+    max,
+    min,
+    reduce,
+    sum,
+    transpose,
+    vector_add,
+)
 from ._runtime import (
     cache_directory,
     cache_sizes,
@@ -49,6 +62,8 @@ __all__ = [
     "forget_context",
     "gaussian_blur",
     "gemm",
+    "gemm_strided_batched",
+    "gemv",
     "max",
     "min",
     "numpy",

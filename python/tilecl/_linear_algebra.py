@@ -212,6 +212,12 @@ def check_gemm(a: Any, b: Any, out: Any = None) -> Tuple[str, int, int, int]:
     return dtype, int(m), int(n), int(k)
 
 
+def _beta_needs_out(op: str, out: Any, beta: float) -> None:
+    """A new output array holds nothing to scale: beta must be 0 without ``out``."""
+    if out is None and beta != 0:
+        refuse(op, "beta", f"beta = {beta} needs out= (a new array holds nothing to scale)")
+
+
 def _stored(op: str, argument: str, array: Any, order: str) -> Tuple[int, int]:
     """(tilecl.Transpose value, leading dimension) of an operand in the product's storage order: as stored
     (No) when its layout is ``order``, else as the transpose of a matrix stored in ``order`` (Yes)."""
@@ -241,8 +247,7 @@ def gemm(
     """
     op = "gemm"
     dtype, m, n, k = check_gemm(device_array(op, "a", a), device_array(op, "b", b), out)
-    if out is None and beta != 0:
-        refuse(op, "beta", f"beta = {beta} needs out= (a new array holds nothing to scale)")
+    _beta_needs_out(op, out, beta)
     queue = queue_of(op, (a, b, out), queue)
     result = out if out is not None else new_array(queue, (m, n), a.dtype, a)
     order = "C" if leading_dimension(device_array(op, "out", result), "C") is not None else "F"
@@ -268,6 +273,146 @@ def gemm(
         float(beta),
         *place(op, "out", result),
         ldc,
+        wait_handles(queue, (a, b, out), wait_for),
+    )
+    attach(handle, (result,))
+    return result
+
+
+def _vector_step(op: str, argument: str, array: Any, length: int) -> int:
+    """The step of a 1-D array of ``length`` elements, in elements (positive and whole)."""
+    if len(array.shape) != 1 or int(array.shape[0]) != length:
+        refuse(op, argument, f"shape {tuple(array.shape)} is not a vector of {length} elements")
+    if length <= 1:
+        return 1
+    stride = int(array.strides[0])
+    itemsize = array.dtype.itemsize
+    if stride <= 0 or stride % itemsize:
+        refuse(op, argument, f"stride of {stride} bytes is not a positive whole number of {itemsize}-byte elements")
+    return stride // itemsize
+
+
+def gemv(
+    a: Array,
+    x: Array,
+    out: Optional[Array] = None,
+    *,
+    alpha: float = 1.0,
+    beta: float = 0.0,
+    queue: Optional[cl.CommandQueue] = None,
+    wait_for: Events = None,
+) -> Array:
+    """``out = alpha * a @ x + beta * out`` (BLAS gemv), float32 or float64: ``a`` m x n in C or Fortran order or
+    a transposed view, ``x`` n elements, ``out`` m, both vectors with any positive step (slices such as
+    ``x[::2]``). ``beta`` must be 0 without ``out``; with beta = 0 ``out`` is not read. ``out`` must not overlap
+    ``a`` or ``x``.
+    """
+    op = "gemv"
+    matrix(op, "a", device_array(op, "a", a))
+    dtype = dtype_of(op, "a", a, FLOATS)
+    same_dtype(op, "x", device_array(op, "x", x), dtype)
+    m, n = (int(size) for size in a.shape)
+    incx = _vector_step(op, "x", x, n)
+    if out is not None:
+        same_dtype(op, "out", device_array(op, "out", out), dtype)
+    _beta_needs_out(op, out, beta)
+    queue = queue_of(op, (a, x, out), queue)
+    result = out if out is not None else new_array(queue, (m,), a.dtype, a)
+    incy = _vector_step(op, "out", result, m)
+    stored_f, lda = _stored(op, "a", a, "C")
+    handle = _core.gemv(
+        dtype,
+        queue.int_ptr,
+        stored_f,  # RowMajor when a's rows are contiguous, else ColMajor: A itself either way
+        0,
+        m,
+        n,
+        float(alpha),
+        *place(op, "a", a),
+        lda,
+        *place(op, "x", x),
+        incx,
+        float(beta),
+        *place(op, "out", result),
+        incy,
+        wait_handles(queue, (a, x, out), wait_for),
+    )
+    attach(handle, (result,))
+    return result
+
+
+class _Matrices:
+    """The last two axes of a 3-D array: the 2-D view ``leading_dimension`` and ``_stored`` read."""
+
+    def __init__(self, array: Any) -> None:
+        self.shape = tuple(array.shape[1:])
+        self.strides = tuple(array.strides[1:])
+        self.dtype = array.dtype
+
+
+def _batch_stride(op: str, argument: str, array: Any) -> int:
+    """Elements between consecutive matrices of a 3-D array (0 or positive and whole)."""
+    if int(array.shape[0]) <= 1:
+        return 0
+    stride = int(array.strides[0])
+    itemsize = array.dtype.itemsize
+    if stride < 0 or stride % itemsize:
+        refuse(op, argument, f"batch stride of {stride} bytes is not a whole number of {itemsize}-byte elements")
+    return stride // itemsize
+
+
+def gemm_strided_batched(
+    a: Array,
+    b: Array,
+    out: Optional[Array] = None,
+    *,
+    alpha: float = 1.0,
+    beta: float = 0.0,
+    queue: Optional[cl.CommandQueue] = None,
+    wait_for: Events = None,
+) -> Array:
+    """``out[i] = alpha * a[i] @ b[i] + beta * out[i]`` for every i, in one launch (tilecl::gemm_strided_batched),
+    float32 or float64: ``a`` (batch, m, k), ``b`` (batch, k, n), ``out`` (batch, m, n). Each matrix may be in C
+    or Fortran order or a transposed view, as in :func:`gemm` (one order per array); ``b`` may be a broadcast
+    view (batch stride 0) of one matrix. ``beta`` must be 0 without ``out``.
+    """
+    op = "gemm_strided_batched"
+    for argument, array in (("a", a), ("b", b)):
+        if len(device_array(op, argument, array).shape) != 3:
+            refuse(op, argument, f"a batch of matrices must be 3-D, this array has shape {tuple(array.shape)}")
+    dtype = dtype_of(op, "a", a, FLOATS)
+    same_dtype(op, "b", b, dtype)
+    (batch, m, k), (batch_b, k_b, n) = (tuple(int(size) for size in array.shape) for array in (a, b))
+    if batch_b != batch or k_b != k:
+        refuse(op, "b", f"shape {tuple(b.shape)} does not chain with a's {tuple(a.shape)}: b needs ({batch}, {k}, n)")
+    if out is not None:
+        same_dtype(op, "out", device_array(op, "out", out), dtype)
+        if tuple(out.shape) != (batch, m, n):
+            refuse(op, "out", f"shape {tuple(out.shape)} is not the products' ({batch}, {m}, {n})")
+    _beta_needs_out(op, out, beta)
+    queue = queue_of(op, (a, b, out), queue)
+    result = out if out is not None else new_array(queue, (batch, m, n), a.dtype, a)
+    order = "C" if leading_dimension(_Matrices(result), "C") is not None else "F"
+    ldc = leading_dimension(_Matrices(result), order)
+    if ldc is None:
+        refuse(op, "out", f"neither rows nor columns are contiguous (strides {tuple(result.strides)})")
+    trans_a, lda = _stored(op, "a", _Matrices(a), order)
+    trans_b, ldb = _stored(op, "b", _Matrices(b), order)
+    handle = _core.gemm_strided_batched(
+        dtype,
+        queue.int_ptr,
+        0 if order == "C" else 1,
+        trans_a,
+        trans_b,
+        m,
+        n,
+        k,
+        float(alpha),
+        (*place(op, "a", a), lda, _batch_stride(op, "a", a)),
+        (*place(op, "b", b), ldb, _batch_stride(op, "b", b)),
+        float(beta),
+        (*place(op, "out", result), ldc, _batch_stride(op, "out", result)),
+        batch,
         wait_handles(queue, (a, b, out), wait_for),
     )
     attach(handle, (result,))

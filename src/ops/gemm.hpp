@@ -34,8 +34,8 @@ std::string gemm_bucket(Layout layout, Transpose trans_a, Transpose trans_b, std
 // Every category, in the order the classifier tests them.
 std::vector<std::string> gemm_buckets();
 
-// The search space: every variant, so any valid configuration can be forced for any shape (the tuner tries the
-// default first).
+// The search space of a category: every variant (gemv only in the gemv categories), so any valid configuration can
+// be forced (the tuner tries the default first).
 SearchSpace gemm_search_space(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device);
 // The default at a category's representative shape.
 Config gemm_default_config(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device);

@@ -202,12 +202,13 @@ template cl::Event run_gemm_batched<double>(const Config*, cl::CommandQueue&, co
 }  // namespace detail
 
 template <typename T>
-cl::Event gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                               std::size_t m, std::size_t n, std::size_t k, T alpha, const cl::Buffer& a,
-                               std::size_t a_offset, std::size_t lda, std::size_t stride_a, const cl::Buffer& b,
-                               std::size_t b_offset, std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
-                               std::size_t c_offset, std::size_t ldc, std::size_t stride_c, std::size_t batch_count,
-                               const std::vector<cl::Event>* wait) {
+detail::FloatingEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a,
+                                              Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                                              const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
+                                              std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
+                                              std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
+                                              std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
+                                              std::size_t batch_count, const std::vector<cl::Event>* wait) {
   detail::BatchedCall<T> call;
   call.layout = layout, call.trans_a = trans_a, call.trans_b = trans_b;
   call.m = m, call.n = n, call.k = k, call.batch = batch_count;
@@ -220,12 +221,13 @@ cl::Event gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose
 }
 
 template <typename T>
-cl::Event gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
-                       std::size_t n, std::size_t k, const std::vector<T>& alphas, const cl::Buffer& a,
-                       const std::vector<std::size_t>& a_offsets, std::size_t lda, const cl::Buffer& b,
-                       const std::vector<std::size_t>& b_offsets, std::size_t ldb, const std::vector<T>& betas,
-                       cl::Buffer& c, const std::vector<std::size_t>& c_offsets, std::size_t ldc,
-                       const std::vector<cl::Event>* wait) {
+detail::FloatingEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
+                                      std::size_t m, std::size_t n, std::size_t k, const std::vector<T>& alphas,
+                                      const cl::Buffer& a, const std::vector<std::size_t>& a_offsets, std::size_t lda,
+                                      const cl::Buffer& b, const std::vector<std::size_t>& b_offsets, std::size_t ldb,
+                                      const std::vector<T>& betas, cl::Buffer& c,
+                                      const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                                      const std::vector<cl::Event>* wait) {
   detail::BatchedCall<T> call;
   call.layout = layout, call.trans_a = trans_a, call.trans_b = trans_b;
   call.m = m, call.n = n, call.k = k, call.batch = alphas.size();

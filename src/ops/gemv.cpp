@@ -75,13 +75,18 @@ void plan_slices(const GemvProblem& p, const DeviceInfo& device, Plan& plan) {
   }
 }
 
+// The configuration with VEC lowered to what R's offset and leading dimension allow.
+Config lowered_config(const Config& config, const GemvProblem& p) {
+  Config lowered = config;
+  lowered.values["VEC"] = aligned_width(config.value("VEC"), {p.r_offset, p.ldr});
+  return lowered;
+}
+
 Plan plan_for(const GemvProblem& p, const Config& config, const DeviceInfo& device) {
   Plan plan;
-  plan.config = config;
-  const std::int64_t vec = aligned_width(config.value("VEC"), {p.r_offset, p.ldr});
-  plan.config.values["VEC"] = vec;
+  plan.config = lowered_config(config, p);
   plan_slices(p, device, plan);
-  const auto width = static_cast<std::uint64_t>(vec);
+  const auto width = static_cast<std::uint64_t>(plan.config.value("VEC"));
   const bool x_misaligned =
       p.form == GemvForm::Dots && (p.x_offset % width != 0 || (p.vectors > 1 && p.ldx % width != 0));
   plan.pack_x = p.incx != 1 || x_misaligned;
@@ -101,6 +106,13 @@ Plan plan_for(const GemvProblem& p, const Config& config, const DeviceInfo& devi
 
 // ---- enqueue ----------------------------------------------------------------------------------------------
 
+void check_problem(const GemvProblem& p) {
+  if (p.length() == 0) throw Error(kOp, "length", CL_INVALID_VALUE, "a problem without outputs reached the kernels");
+  if (p.vectors == 0 || p.vectors > kMaxGemvVectors)
+    throw Error(kOp, "vectors", CL_INVALID_VALUE,
+                std::to_string(p.vectors) + " vectors: one launch takes 1 to " + std::to_string(kMaxGemvVectors));
+}
+
 // The local size of the helper kernels: fixed (PoCL compiles a kernel once per local size).
 cl::NDRange helper_local(const DeviceInfo& device) {
   return cl::NDRange(std::min<std::size_t>(64, device.max_work_group_size), 1);
@@ -115,28 +127,25 @@ std::shared_ptr<CompiledProgram> program_for(const QueueTarget& target, const DT
                                       gemv_build_options(dtype, config, p.form, p.vectors), kOp);
 }
 
-// y = beta * y: gemv_reduce over zero slices (R and X are not read), in the program of the given configuration
-// or, when none is given, of the bucket's default (the scaling alone needs no tuned choice).
+// y = beta * y: gemv_reduce over zero slices (R and X are not read); every program of the problem's form and
+// vectors holds it.
 template <typename T>
-void enqueue_scale(const QueueTarget& target, LaunchSequence& chain, const GemvProblem& p, T beta,
-                   const Config* config) {
-  const Config chosen = config != nullptr ? *config : gemv_default_config(dtype_of<T>(), gemv_bucket(p), *target.info);
-  auto program = program_for(target, dtype_of<T>(), chosen, p);
+void enqueue_scale(const QueueTarget& target, LaunchSequence& chain, CompiledProgram& program, const GemvProblem& p,
+                   T beta) {
   const cl::NDRange local = helper_local(*target.info);
-  chain.launch(*program, "gemv_reduce", helper_global(local, p.length(), p.vectors), local,
+  chain.launch(program, "gemv_reduce", helper_global(local, p.length(), p.vectors), local,
                static_cast<cl_int>(p.length()), cl_int{0}, *p.y, cl_ulong{0}, cl_int{0}, T(0), beta, *p.y,
                static_cast<cl_ulong>(p.y_offset), static_cast<cl_int>(p.ldy), static_cast<cl_int>(p.incy));
 }
 
 template <typename T>
-void enqueue_product(const QueueTarget& target, LaunchSequence& chain, const GemvProblem& p, const Plan& plan, T alpha,
-                     T beta, cl::Buffer* scratch) {
-  auto program = program_for(target, dtype_of<T>(), plan.config, p);
+void enqueue_product(const QueueTarget& target, LaunchSequence& chain, CompiledProgram& program, const GemvProblem& p,
+                     const Plan& plan, T alpha, T beta, cl::Buffer* scratch) {
   const cl::NDRange helper = helper_local(*target.info);
   const cl::Buffer* x = p.x;
   std::uint64_t x_offset = p.x_offset, ldx = p.ldx;
   if (plan.pack_x) {
-    chain.launch(*program, "gemv_gather", helper_global(helper, p.depth(), p.vectors), helper,
+    chain.launch(program, "gemv_gather", helper_global(helper, p.depth(), p.vectors), helper,
                  static_cast<cl_int>(p.depth()), *p.x, static_cast<cl_ulong>(p.x_offset), static_cast<cl_int>(p.ldx),
                  static_cast<cl_int>(p.incx), *scratch, cl_ulong{0}, static_cast<cl_int>(plan.x_ld));
     x = scratch, x_offset = 0, ldx = plan.x_ld;
@@ -144,16 +153,16 @@ void enqueue_product(const QueueTarget& target, LaunchSequence& chain, const Gem
   const auto wg_x = static_cast<std::uint64_t>(plan.config.value("WG_X"));
   const auto wg_y = static_cast<std::uint64_t>(plan.config.value("WG_Y"));
   const std::string kernel = p.form == GemvForm::Dots ? "gemv_dots" : "gemv_columns";
-  check_work_group_fits(kOp, *program, kernel, wg_x * wg_y);
+  check_work_group_fits(kOp, program, kernel, wg_x * wg_y);
   cl::Buffer& partials = plan.slices > 1 ? *scratch : *p.y;
-  chain.launch(*program, kernel, cl::NDRange(plan.groups * wg_x, plan.slices * wg_y), cl::NDRange(wg_x, wg_y),
+  chain.launch(program, kernel, cl::NDRange(plan.groups * wg_x, plan.slices * wg_y), cl::NDRange(wg_x, wg_y),
                static_cast<cl_int>(p.rows), static_cast<cl_int>(p.cols), alpha, *p.r, static_cast<cl_ulong>(p.r_offset),
                static_cast<cl_int>(p.ldr), *x, static_cast<cl_ulong>(x_offset), static_cast<cl_int>(ldx), beta, *p.y,
                static_cast<cl_ulong>(p.y_offset), static_cast<cl_int>(p.ldy), static_cast<cl_int>(p.incy),
                static_cast<cl_int>(plan.k_slice), partials, static_cast<cl_ulong>(plan.w_at),
                static_cast<cl_int>(plan.w_stride));
   if (plan.slices > 1)
-    chain.launch(*program, "gemv_reduce", helper_global(helper, p.length(), p.vectors), helper,
+    chain.launch(program, "gemv_reduce", helper_global(helper, p.length(), p.vectors), helper,
                  static_cast<cl_int>(p.length()), static_cast<cl_int>(plan.slices), *scratch,
                  static_cast<cl_ulong>(plan.w_at), static_cast<cl_int>(plan.w_stride), alpha, beta, *p.y,
                  static_cast<cl_ulong>(p.y_offset), static_cast<cl_int>(p.ldy), static_cast<cl_int>(p.incy));
@@ -270,26 +279,41 @@ cl::Event run_gemv(const Config* config, cl::CommandQueue& queue, const Call& ca
 template <typename T>
 cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& p, T alpha, T beta,
                        const std::vector<cl::Event>* wait, const Config* config, std::vector<cl::Event>* events) {
-  if (p.length() == 0) throw Error(kOp, "length", CL_INVALID_VALUE, "a problem without outputs reached the kernels");
-  if (p.vectors == 0 || p.vectors > kMaxGemvVectors)
-    throw Error(kOp, "vectors", CL_INVALID_VALUE,
-                std::to_string(p.vectors) + " vectors: one launch takes 1 to " + std::to_string(kMaxGemvVectors));
+  check_problem(p);
+  // The scaling alone needs no tuned choice: without a configuration, it runs in the bucket's default program.
+  const bool scale_only = alpha == T(0) || p.depth() == 0;
+  const Config chosen = scale_only && config == nullptr
+                            ? gemv_default_config(dtype_of<T>(), gemv_bucket(p), *target.info)
+                            : resolve_config<T>(target, p, config);
+  // The program is built before the workspace is leased: a compile never holds the workspace's lock.
+  auto program = gemv_program(target, dtype_of<T>(), chosen, p);
+  return enqueue_gemv_with_program<T>(target, queue, p, chosen, *program, alpha, beta, wait, events);
+}
+
+template <typename T>
+cl::Event enqueue_gemv_with_program(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& p,
+                                    const Config& config, CompiledProgram& program, T alpha, T beta,
+                                    const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
+  check_problem(p);
   if (alpha == T(0) || p.depth() == 0) {
     LaunchSequence chain(kOp, queue, wait, events);
-    enqueue_scale<T>(target, chain, p, beta, config);
+    enqueue_scale<T>(target, chain, program, p, beta);
     return chain.last();
   }
-  const Plan plan = plan_for(p, resolve_config<T>(target, p, config), *target.info);
-  // The program is built before the workspace is leased: a compile never holds the workspace's lock.
-  program_for(target, dtype_of<T>(), plan.config, p);
+  const Plan plan = plan_for(p, config, *target.info);
   std::unique_ptr<WorkspaceLease> lease;
   if (plan.workspace > 0)
     lease = std::make_unique<WorkspaceLease>(
         acquire_workspace(kOp, target.context, target.device, "gemv", plan.workspace * sizeof(T), wait));
   LaunchSequence chain(kOp, queue, lease ? lease->wait_list() : wait, events);
-  enqueue_product<T>(target, chain, p, plan, alpha, beta, lease ? &lease->buffer() : nullptr);
+  enqueue_product<T>(target, chain, program, p, plan, alpha, beta, lease ? &lease->buffer() : nullptr);
   if (lease) lease->release_after(chain.last());
   return chain.last();
+}
+
+std::shared_ptr<CompiledProgram> gemv_program(const QueueTarget& target, const DTypeInfo& dtype, const Config& config,
+                                              const GemvProblem& p) {
+  return program_for(target, dtype, lowered_config(config, p), p);
 }
 
 std::optional<GemvProblem> gemv_problem_of_gemm(Layout layout, Transpose trans_a, Transpose trans_b, std::uint64_t m,
@@ -345,6 +369,9 @@ cl::Event gemv_with(const Config& config, cl::CommandQueue& queue, Layout layout
 #define TILECL_GEMV_INSTANTIATE(T)                                                                                  \
   template cl::Event enqueue_gemv<T>(const QueueTarget&, cl::CommandQueue&, const GemvProblem&, T, T,               \
                                      const std::vector<cl::Event>*, const Config*, std::vector<cl::Event>*);        \
+  template cl::Event enqueue_gemv_with_program<T>(const QueueTarget&, cl::CommandQueue&, const GemvProblem&,        \
+                                                  const Config&, CompiledProgram&, T, T,                            \
+                                                  const std::vector<cl::Event>*, std::vector<cl::Event>*);          \
   template cl::Event gemv_with<T>(const Config&, cl::CommandQueue&, Layout, Transpose, std::size_t, std::size_t, T, \
                                   const cl::Buffer&, std::size_t, std::size_t, const cl::Buffer&, std::size_t,      \
                                   std::ptrdiff_t, T, cl::Buffer&, std::size_t, std::ptrdiff_t,                      \
@@ -356,10 +383,10 @@ TILECL_GEMV_INSTANTIATE(double)
 }  // namespace detail
 
 template <typename T>
-cl::Event gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n, T alpha,
-               const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x, std::size_t x_offset,
-               std::ptrdiff_t incx, T beta, cl::Buffer& y, std::size_t y_offset, std::ptrdiff_t incy,
-               const std::vector<cl::Event>* wait) {
+detail::FloatingEvent<T> gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n,
+                              T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x,
+                              std::size_t x_offset, std::ptrdiff_t incx, T beta, cl::Buffer& y, std::size_t y_offset,
+                              std::ptrdiff_t incy, const std::vector<cl::Event>* wait) {
   return detail::run_gemv<T>(
       nullptr, queue, detail::Call{layout, trans, m, n, &a, a_offset, lda, &x, x_offset, incx, &y, y_offset, incy},
       alpha, beta, wait);

@@ -5,12 +5,14 @@
 
 #include <CL/opencl.hpp>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "checks.hpp"
 #include "dtype.hpp"
+#include "program_cache.hpp"
 #include "tilecl/types.hpp"
 #include "tuning/search_space.hpp"
 
@@ -56,6 +58,19 @@ template <typename T>
 cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& problem, T alpha, T beta,
                        const std::vector<cl::Event>* wait, const Config* config = nullptr,
                        std::vector<cl::Event>* events = nullptr);
+
+// enqueue_gemv with a configuration already resolved (valid for gemv_search_space) and its program, as
+// gemv_program returns it for this problem or one of the same form, vectors and alignment of R's offset and
+// leading dimension: no tuning lookup, no validation of the configuration, no program-cache lookup (gemm's "gemv"
+// variant keeps the program with its per-thread dispatch memo).
+template <typename T>
+cl::Event enqueue_gemv_with_program(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& problem,
+                                    const Config& config, CompiledProgram& program, T alpha, T beta,
+                                    const std::vector<cl::Event>* wait, std::vector<cl::Event>* events = nullptr);
+
+// The program `config` runs `problem` with (VEC lowered to what R's offset and leading dimension allow).
+std::shared_ptr<CompiledProgram> gemv_program(const QueueTarget& target, const DTypeInfo& dtype, const Config& config,
+                                              const GemvProblem& problem);
 
 // The problem of a gemm call C = alpha op(A) op(B) + beta C (BLAS semantics) whose m or n is at most
 // kMaxGemvVectors: the large operand becomes R, the rows or columns of the small one the vectors, those of C

@@ -34,7 +34,9 @@ const std::vector<GemvBucketShape>& bucket_table() {
 bool valid_vector_width(std::int64_t vec) { return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16; }
 bool in_range(std::int64_t value, std::int64_t low, std::int64_t high) { return value >= low && value <= high; }
 
-std::vector<Constraint> constraints(std::size_t element) {
+}  // namespace
+
+std::vector<Constraint> gemv_constraints(std::size_t element) {
   return {{"VEC in {1, 2, 4, 8, 16}, WPT and UNROLL in [1, 16], SPLIT in [1, 64]",
            [](const Values& v, const DeviceInfo&) {
              return valid_vector_width(at(v, "VEC")) && in_range(at(v, "WPT"), 1, 16) &&
@@ -55,6 +57,8 @@ std::vector<Constraint> constraints(std::size_t element) {
              return elements * kMaxGemvVectors * element <= d.local_memory_bytes;
            }}};
 }
+
+namespace {
 
 // `values` with `first` moved to (or added at) the front.
 std::vector<std::int64_t> starting_with(std::int64_t first, std::vector<std::int64_t> values) {
@@ -97,7 +101,7 @@ VariantSpace variant_space(const DTypeInfo& dtype) {
            {"WG_Y", {8, 4, 1, 16, 32}},
            {"WG_X", {32, 8, 64, 1}},
            {"SPLIT", {16, 4, 1, 64}, ParameterKind::Launch}},
-          constraints(dtype.size)};
+          gemv_constraints(dtype.size)};
 }
 
 }  // namespace

@@ -27,6 +27,9 @@ const GemvBucketShape& gemv_bucket_problem(const std::string& bucket);
 // build parameters.
 BuildOptions gemv_build_options(const DTypeInfo& dtype, const Config& config, GemvForm form, std::uint64_t vectors);
 
+// The rules every gemv configuration meets (also those of gemm's "gemv" variant, which runs these kernels).
+std::vector<Constraint> gemv_constraints(std::size_t element);
+
 // The subject the tuning service resolves a call of `bucket` with; throws tilecl::Error for an unknown dtype
 // or bucket.
 std::unique_ptr<TuningSubject> make_gemv_subject(const std::string& dtype, const std::string& bucket);

@@ -41,6 +41,7 @@ struct VariantSpace {
   std::string variant;
   std::vector<Parameter> parameters;
   std::vector<Constraint> constraints;
+  std::string family = {};  // the kernel family its programs build from, when not the op's (gemm's "gemv")
 };
 
 class SearchSpace {

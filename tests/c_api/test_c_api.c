@@ -257,6 +257,91 @@ static void test_gemm(size_t m, size_t n, size_t k) {
   free(a), free(b), free(c), free(got), free(want);
 }
 
+static int contains(const char* text, const char* part);
+
+/* y = alpha A^T x + beta y: column-major A m x n (lda = m + 1), x of m elements at step -2 (BLAS: walked from the
+ * far end), y of n elements at step 3; elements of y between the steps stay unchanged. */
+static void test_gemv(size_t m, size_t n) {
+  size_t lda = m + 1, x_span = 2 * (m - 1) + 1, y_span = 3 * (n - 1) + 1, i, r;
+  float* a = random_floats(n * lda);
+  float* x = random_floats(x_span);
+  float* y = random_floats(y_span);
+  float* got = malloc(y_span * sizeof(float));
+  double* want = new_doubles(y_span);
+  cl_mem a_buffer = upload(a, n * lda, sizeof(float)), x_buffer = upload(x, x_span, sizeof(float)),
+         y_buffer = upload(y, y_span, sizeof(float));
+  for (i = 0; i < y_span; ++i) want[i] = y[i];
+  for (i = 0; i < n; ++i) {
+    double total = 0;
+    for (r = 0; r < m; ++r) total += (double)a[i * lda + r] * x[(m - 1 - r) * 2];
+    want[3 * i] = 0.75 * total + 2.0 * y[3 * i];
+  }
+  CHECK_OK(tilecl_gemv_f32(queue, TILECL_COL_MAJOR, TILECL_TRANSPOSE, m, n, 0.75f, a_buffer, GUARD, lda, x_buffer,
+                           GUARD, -2, 2.0f, y_buffer, GUARD, 3, 0, NULL, NULL));
+  download(y_buffer, got, y_span, sizeof(float), "gemv");
+  check_close(got, want, y_span, 1e-5 * (double)m, "gemv");
+  clReleaseMemObject(a_buffer), clReleaseMemObject(x_buffer), clReleaseMemObject(y_buffer);
+  free(a), free(x), free(y), free(got), free(want);
+}
+
+/* The reference of C_i = alpha A_i B_i + beta C_i, row-major, dense m x k, k x n and m x n matrices at the given
+ * offsets in a, b and c (want holds c's elements on entry). */
+static void reference_product(size_t m, size_t n, size_t k, double alpha, const float* a, const float* b,
+                              double beta, double* want) {
+  size_t i, j, p;
+  for (i = 0; i < m; ++i)
+    for (j = 0; j < n; ++j) {
+      double total = 0;
+      for (p = 0; p < k; ++p) total += (double)a[i * k + p] * b[p * n + j];
+      want[i * n + j] = alpha * total + beta * want[i * n + j];
+    }
+}
+
+/* batch products of dense row-major matrices, strided (B shared: stride 0) and then with per-matrix offsets
+ * (in reverse order) and scalars. */
+static void test_batched(size_t m, size_t n, size_t k, size_t batch) {
+  size_t a_count = batch * m * k, c_count = batch * m * n, i;
+  float* a = random_floats(a_count);
+  float* b = random_floats(k * n);
+  float* c = random_floats(c_count);
+  float* got = malloc(c_count * sizeof(float));
+  double* want = new_doubles(c_count);
+  size_t* a_offsets = malloc(batch * sizeof(size_t));
+  size_t* b_offsets = malloc(batch * sizeof(size_t));
+  size_t* c_offsets = malloc(batch * sizeof(size_t));
+  float* alphas = malloc(batch * sizeof(float));
+  float* betas = malloc(batch * sizeof(float));
+  cl_mem a_buffer = upload(a, a_count, sizeof(float)), b_buffer = upload(b, k * n, sizeof(float)),
+         c_buffer = upload(c, c_count, sizeof(float));
+  tilecl_status status;
+  for (i = 0; i < c_count; ++i) want[i] = c[i];
+  for (i = 0; i < batch; ++i) reference_product(m, n, k, -1.5, a + i * m * k, b, 0.5, want + i * m * n);
+  CHECK_OK(tilecl_gemm_strided_batched_f32(queue, TILECL_ROW_MAJOR, TILECL_NO_TRANSPOSE, TILECL_NO_TRANSPOSE, m, n, k,
+                                           -1.5f, a_buffer, GUARD, k, m * k, b_buffer, GUARD, n, 0, 0.5f, c_buffer,
+                                           GUARD, n, m * n, batch, 0, NULL, NULL));
+  download(c_buffer, got, c_count, sizeof(float), "gemm_strided_batched");
+  check_close(got, want, c_count, 1e-5 * (double)k, "gemm_strided_batched");
+
+  for (i = 0; i < batch; ++i) {
+    a_offsets[i] = GUARD + (batch - 1 - i) * m * k, b_offsets[i] = GUARD, c_offsets[i] = GUARD + i * m * n;
+    alphas[i] = (float)i - 1.0f, betas[i] = i % 2 ? 0.0f : 1.25f;
+    reference_product(m, n, k, alphas[i], a + (batch - 1 - i) * m * k, b, betas[i], want + i * m * n);
+  }
+  CHECK_OK(tilecl_gemm_batched_f32(queue, TILECL_ROW_MAJOR, TILECL_NO_TRANSPOSE, TILECL_NO_TRANSPOSE, m, n, k, alphas,
+                                   a_buffer, a_offsets, k, b_buffer, b_offsets, n, betas, c_buffer, c_offsets, n, batch,
+                                   0, NULL, NULL));
+  download(c_buffer, got, c_count, sizeof(float), "gemm_batched");
+  check_close(got, want, c_count, 1e-5 * (double)k, "gemm_batched");
+  status = tilecl_gemm_batched_f32(queue, TILECL_ROW_MAJOR, TILECL_NO_TRANSPOSE, TILECL_NO_TRANSPOSE, m, n, k, alphas,
+                                   a_buffer, NULL, k, b_buffer, b_offsets, n, betas, c_buffer, c_offsets, n, batch, 0,
+                                   NULL, NULL);
+  CHECK(status == CL_INVALID_VALUE && contains(tilecl_last_error_message(), "a_offsets"), "NULL a_offsets: %s",
+        tilecl_last_error_message());
+  clReleaseMemObject(a_buffer), clReleaseMemObject(b_buffer), clReleaseMemObject(c_buffer);
+  free(a), free(b), free(c), free(got), free(want), free(a_offsets), free(b_offsets), free(c_offsets);
+  free(alphas), free(betas);
+}
+
 /* --- Images ------------------------------------------------------------------------------------------ */
 
 /* The index a border rule reads for position i of an axis of n (tilecl::Border), or -1 for a zero. */
@@ -505,6 +590,8 @@ int main(void) {
   test_transpose_i32(64, 31);
   test_reduce(1), test_reduce(100003);
   test_gemm(37, 29, 41), test_gemm(1, 67, 3);
+  test_gemv(29, 37);
+  test_batched(5, 7, 6, 3);
   /* One border each (every border is a program of its own, slow to build on a CPU; ops.convolve tests them all,
    * and the enumerations' values are checked where they are converted). */
   test_convolve2d(23, 17, 3, TILECL_BORDER_MIRROR), test_convolve2d(4, 2, 3, TILECL_BORDER_MIRROR);

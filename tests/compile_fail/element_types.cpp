@@ -19,6 +19,11 @@ void unsupported(cl::CommandQueue& q, cl::Buffer& b) {
   tilecl::axpy<long>(q, 1, 1L, b, 0, b, 0);
   tilecl::gemm<std::uint8_t>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, 1, b, 0, 1, b, 0, 1, 0, b, 0,
                              1);
+  tilecl::gemv<short>(q, Layout::RowMajor, Transpose::No, 1, 1, 1, b, 0, 1, b, 0, 1, 0, b, 0, 1);
+  tilecl::gemm_strided_batched<unsigned long>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, 1, b, 0, 1, 0,
+                                              b, 0, 1, 0, 0, b, 0, 1, 0, 1);
+  tilecl::gemm_batched<long double>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, {1}, b, {0}, 1, b, {0},
+                                    1, {0}, b, {0}, 1);
   tilecl::transpose<std::int64_t>(q, 1, 1, b, 0, 1, b, 0, 1);
   tilecl::reduce<std::uint16_t>(q, ReduceOp::Sum, 1, b, 0, b, 0);
   tilecl::reduce_value<std::uint8_t>(q, ReduceOp::Sum, 1, b, 0);
@@ -35,6 +40,11 @@ void floating(cl::CommandQueue& q, cl::Buffer& b) {
   tilecl::vector_add<T>(q, 1, b, 0, b, 0, b, 0);
   tilecl::axpy<T>(q, 1, T(1), b, 0, b, 0);
   tilecl::gemm<T>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, T(1), b, 0, 1, b, 0, 1, T(0), b, 0, 1);
+  tilecl::gemv<T>(q, Layout::RowMajor, Transpose::No, 1, 1, T(1), b, 0, 1, b, 0, 1, T(0), b, 0, 1);
+  tilecl::gemm_strided_batched<T>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, T(1), b, 0, 1, 0, b, 0, 1,
+                                  0, T(0), b, 0, 1, 0, 1);
+  tilecl::gemm_batched<T>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, {T(1)}, b, {0}, 1, b, {0}, 1,
+                          {T(0)}, b, {0}, 1);
 }
 template <typename T>
 void reducible(cl::CommandQueue& q, cl::Buffer& b) {

@@ -192,6 +192,10 @@ Config skinny_n(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::i
           {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"VEC", vec}, {"WG_X", wg_x}, {"WG_Y", wg_y}, {"SPLIT", split}}};
 }
 Config tiled(std::int64_t tile, std::int64_t pad) { return {"tiled", {{"TILE", tile}, {"PAD", pad}}}; }
+Config gemv_config(std::int64_t vec, std::int64_t wpt, std::int64_t wg_x, std::int64_t wg_y, std::int64_t unroll,
+                   std::int64_t split) {
+  return {"gemv", {{"VEC", vec}, {"WPT", wpt}, {"WG_X", wg_x}, {"WG_Y", wg_y}, {"UNROLL", unroll}, {"SPLIT", split}}};
+}
 Config naive(std::int64_t wg_x, std::int64_t wg_y) { return {"naive", {{"WG_X", wg_x}, {"WG_Y", wg_y}}}; }
 
 // One GPU-shaped (small-tile) setting per variant: these run in every orientation. PoCL compiles each program
@@ -300,6 +304,37 @@ TEST_SUITE("ops.gemm") {
     check_gemm<float>(nullptr, public_k0);
   }
 
+  TEST_CASE("gemm: the gemv variant (m or n of 1..8) in both layouts, all transposes, awkward sizes, alpha and beta") {
+    // A GPU-shaped setting (work-groups reduce in local memory) and a CPU-shaped one (one work-item per row or
+    // strip); both forms of the kernels (dots, columns) come up across the orientations.
+    for (const auto& config : {gemv_config(4, 1, 8, 4, 2, 4), gemv_config(2, 2, 1, 4, 1, 16)}) {
+      CAPTURE(config.to_string());
+      for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{3, 41}, {41, 3}}) {
+        Problem base;
+        base.m = m, base.n = n, base.k = 29, base.alpha = -1.25, base.beta = 0.5;
+        base.a_offset = 3, base.b_offset = 1, base.c_offset = 5, base.lda_extra = 2, base.ldc_extra = 3;
+        for (const auto& p : every_orientation(base)) check_gemm<float>(&config, p);
+      }
+    }
+    // Each count of vectors from 1 to 8 on one side, k prime; beta = 0 over NaN; a depth long enough to split.
+    const Config one = gemv_config(4, 1, 8, 4, 2, 4);
+    for (std::size_t vectors = 1; vectors <= 8; ++vectors) {
+      Problem p;
+      p.m = vectors, p.n = 53, p.k = 31, p.alpha = 0.75, p.beta = vectors % 2 ? 0.0 : -1.0, p.b_offset = 2;
+      p.ldb_extra = vectors % 3;
+      check_gemm<float>(&one, p);
+      p.layout = Layout::ColMajor, p.m = 67, p.n = vectors, p.trans_a = Transpose::Yes, p.beta = 0.0;
+      check_gemm<float>(&one, p);
+    }
+    for (const auto& [alpha, beta] : std::vector<std::pair<double, double>>{{1.0, 0.0}, {1.0, 1.0}, {0.0, -3.0}}) {
+      Problem p;
+      p.m = 2, p.n = 37, p.k = 1031, p.alpha = alpha, p.beta = beta, p.c_offset = 3, p.ldc_extra = 4;
+      check_gemm<float>(&one, p);
+      p.trans_b = Transpose::Yes, p.layout = Layout::ColMajor;
+      check_gemm<float>(&one, p);
+    }
+  }
+
   TEST_CASE("gemm: split K over work-groups adds every slice once, in both orientations of the skinny kernels") {
     for (const auto& config :
          {regblock_small(4), regblock(16, 16, 4, 2, 2, 1, 1, 1, 0, 0, 16), skinny_m_small(8), skinny_n_small(4)}) {
@@ -389,6 +424,9 @@ TEST_SUITE("ops.gemm") {
     CHECK(bucket(4096, 1, 4096, Transpose::Yes) == "gemv-rows");
     // Column-major y = A x (A m x k not transposed) reads A along its columns: rows.
     CHECK(bucket(4096, 1, 4096, Transpose::No, Transpose::No, Layout::ColMajor) == "gemv-rows");
+    CHECK(bucket(8, 4096, 4096) == "gemv-rows");  // the gemv variant's categories: m or n of 1..8
+    CHECK(bucket(4096, 8, 4096) == "gemv-dots");
+    CHECK(bucket(9, 4096, 4096) == "skinny-rows");
     CHECK(bucket(16, 4096, 4096) == "skinny-rows");
     CHECK(bucket(4096, 16, 4096) == "skinny-dots");
     CHECK(bucket(8192, 8192, 64) == "shallow");
@@ -441,10 +479,11 @@ TEST_SUITE("ops.gemm") {
     // Few output tiles against a long K: the model splits K so the 132 compute units have work.
     CHECK(value(detail::gemm_default_config(f32, "deep", h200), "SPLIT") >= 4);
     CHECK(detail::gemm_default_config(f32, "medium", h200).variant == "regblock");
-    Config gemv = detail::gemm_default_config(f32, "gemv-rows", h200);
-    CHECK(gemv.variant == "skinny_m");
-    CHECK(value(gemv, "SPLIT") == 16);
-    CHECK(detail::gemm_default_config(f32, "gemv-dots", h200).variant == "skinny_n");
+    // m or n of 1..8 on a GPU: the gemv kernels (the large operand read once for every vector).
+    Config gemv_rows = detail::gemm_default_config(f32, "gemv-rows", h200);
+    CHECK(gemv_rows.variant == "gemv");
+    CHECK(value(gemv_rows, "SPLIT") == 16);
+    CHECK(detail::gemm_default_config(f32, "gemv-dots", h200).variant == "gemv");
     // A GPU with 16 KiB of local memory and 256 work-items: the 128 x 128 tile does not fit.
     DeviceInfo small_gpu = h200;
     small_gpu.local_memory_bytes = 16384, small_gpu.max_work_group_size = 256;
@@ -474,7 +513,8 @@ TEST_SUITE("ops.gemm") {
           CHECK(space.validate(config, *info) == "");
           const auto all = space.enumerate(*info);
           REQUIRE_FALSE(all.empty());
-          CHECK(all.size() < 10000);  // the search stays walkable (the tuner tries the default first)
+          CHECK(all.size() < 20000);  // the search stays walkable (the tuner tries the default first; gemv-like
+                                      // classes add gemv's own space to the skinny and tiled ones)
         }
       }
     }
@@ -554,6 +594,19 @@ TEST_SUITE("ops.gemm") {
         [&] {
           detail::gemm_with<float>(regblock(32, 32, 8, 4, 4, 4, 0, 1, 1), q, R, N, N, 4, 4, 4, 1.f, large, 0, 4, large,
                                    100, 4, 0.f, other_large, 0, 4);
+        },
+        "config", "CL_INVALID_VALUE");
+    // The gemv variant takes calls with m or n of 1..8 only, and meets gemv's rules (WG_X a power of two).
+    expect_error(
+        [&] {
+          detail::gemm_with<float>(gemv_config(4, 1, 8, 4, 2, 1), q, R, N, N, 9, 9, 9, 1.f, large, 0, 9, large, 100, 9,
+                                   0.f, other_large, 0, 9);
+        },
+        "config", "CL_INVALID_VALUE");
+    expect_error(
+        [&] {
+          detail::gemm_with<float>(gemv_config(4, 1, 6, 4, 2, 1), q, R, N, N, 4, 9, 9, 1.f, large, 0, 9, large, 100, 9,
+                                   0.f, other_large, 0, 9);
         },
         "config", "CL_INVALID_VALUE");
   }

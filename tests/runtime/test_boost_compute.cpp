@@ -97,6 +97,133 @@ TEST_SUITE("runtime.boost_compute") {
         Error);
   }
 
+  TEST_CASE("boost compute: gemv on vectors and on iterators with offsets and steps match the host reference") {
+    boost::compute::context context(device().context());
+    boost::compute::command_queue queue(context, boost::compute::device(device().device()));
+    auto random = test::random_engine("boost-gemv");
+    const std::size_t m = 23, n = 31;
+    // Room for the column-major view below: from element 5, n columns of lda = m + 2.
+    const auto a_host = test::random_vector<float>(5 + (m + 2) * n, random);
+    const auto x_host = test::random_vector<float>(3 * (m + n) + 8, random);
+    const auto y_host = test::random_vector<float>(3 * (m + n) + 8, random);
+    boost::compute::vector<float> a(a_host.begin(), a_host.end(), queue), x(x_host.begin(), x_host.end(), queue);
+    for (Transpose trans : {Transpose::No, Transpose::Yes}) {
+      CAPTURE(static_cast<int>(trans));
+      const bool transposed = trans == Transpose::Yes;
+      const std::size_t x_length = transposed ? m : n, y_length = transposed ? n : m;
+      // Whole vectors: dense row-major A (the first m * n elements), contiguous x and y.
+      boost::compute::vector<float> dense_x(x_host.begin(), x_host.begin() + x_length, queue);
+      boost::compute::vector<float> y(y_host.begin(), y_host.begin() + y_length, queue);
+      compute::gemv(queue, Layout::RowMajor, trans, m, n, 1.5f, a, dense_x, -0.5f, y).wait();
+      std::vector<float> got(y_length);
+      boost::compute::copy(y.begin(), y.end(), got.begin(), queue);
+      std::vector<double> want(y_length);
+      for (std::size_t i = 0; i < y_length; ++i) {
+        double sum = 0;
+        for (std::size_t j = 0; j < x_length; ++j)
+          sum += static_cast<double>(transposed ? a_host[j * n + i] : a_host[i * n + j]) * x_host[j];
+        want[i] = 1.5 * sum - 0.5 * y_host[i];
+      }
+      test::check_all_close(got, want, 1e-5, "gemv on whole vectors");
+      // Iterators: column-major A from element 5 with lda = m + 2, x from element 3 with step 2, y from element 4
+      // with step 3; everything else in y unchanged.
+      boost::compute::vector<float> strided(y_host.begin(), y_host.end(), queue);
+      compute::gemv(queue, Layout::ColMajor, trans, m, n, 0.75f, a.begin() + 5, m + 2, x.begin() + 3, 2, 0.0f,
+                    strided.begin() + 4, 3)
+          .wait();
+      std::vector<float> all(y_host.size());
+      boost::compute::copy(strided.begin(), strided.end(), all.begin(), queue);
+      std::vector<double> expected(y_host.begin(), y_host.end());
+      for (std::size_t i = 0; i < y_length; ++i) {
+        double sum = 0;
+        for (std::size_t j = 0; j < x_length; ++j) {
+          const std::size_t row = transposed ? j : i, col = transposed ? i : j;
+          sum += static_cast<double>(a_host[5 + col * (m + 2) + row]) * x_host[3 + 2 * j];
+        }
+        expected[4 + 3 * i] = 0.75 * sum;
+      }
+      test::check_all_close(all, expected, 1e-5, "gemv on iterators");
+    }
+    boost::compute::vector<float> short_x(n - 1, context), y(m, context);
+    CHECK_THROWS_AS(compute::gemv(queue, Layout::RowMajor, Transpose::No, m, n, 1.0f, a, short_x, 0.0f, y), Error);
+  }
+
+  TEST_CASE("boost compute: gemm_strided_batched and gemm_batched match the host reference") {
+    boost::compute::context context(device().context());
+    boost::compute::command_queue queue(context, boost::compute::device(device().device()));
+    auto random = test::random_engine("boost-batched");
+    const std::size_t m = 7, n = 5, k = 9, batch = 3;
+    const auto a_host = test::random_vector<float>(batch * m * k + 16, random);
+    const auto b_host = test::random_vector<float>(batch * k * n + 16, random);
+    const auto c_host = test::random_vector<float>(batch * m * n + 16, random);
+    boost::compute::vector<float> a(a_host.begin(), a_host.end(), queue), b(b_host.begin(), b_host.end(), queue);
+    // C_i = alpha A_i B_i + beta C_i, dense row-major matrices: A_i at a_at[i], B_i at b_at[i], C_i at c_at[i].
+    auto expected = [&](const std::vector<std::size_t>& a_at, const std::vector<std::size_t>& b_at,
+                        const std::vector<std::size_t>& c_at, const std::vector<double>& alphas,
+                        const std::vector<double>& betas) {
+      std::vector<float> want = c_host;
+      for (std::size_t i = 0; i < a_at.size(); ++i)
+        reference::gemm(reference::Layout::RowMajor, reference::Transpose::No, reference::Transpose::No, m, n, k,
+                        alphas[i], a_host.data() + a_at[i], k, b_host.data() + b_at[i], n, betas[i],
+                        want.data() + c_at[i], n);
+      return std::vector<double>(want.begin(), want.end());
+    };
+    auto download = [&](const boost::compute::vector<float>& c) {
+      std::vector<float> got(c.size());
+      boost::compute::copy(c.begin(), c.end(), got.begin(), queue);
+      return got;
+    };
+    {
+      boost::compute::vector<float> c(c_host.begin(), c_host.end(), queue);
+      compute::gemm_strided_batched(queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.25f, a, b, 0.5f,
+                                    c, batch)
+          .wait();
+      test::check_all_close(download(c),
+                            expected({0, m * k, 2 * m * k}, {0, k * n, 2 * k * n}, {0, m * n, 2 * m * n},
+                                     {1.25, 1.25, 1.25}, {0.5, 0.5, 0.5}),
+                            1e-5, "gemm_strided_batched on whole vectors");
+    }
+    {
+      // Iterators: the batch starts at elements 2, 3 and 4; B shared by every product (stride 0).
+      boost::compute::vector<float> c(c_host.begin(), c_host.end(), queue);
+      compute::gemm_strided_batched(queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, -1.0f,
+                                    a.begin() + 2, k, m * k, b.begin() + 3, n, 0, 2.0f, c.begin() + 4, n, m * n, batch)
+          .wait();
+      test::check_all_close(
+          download(c),
+          expected({2, 2 + m * k, 2 + 2 * m * k}, {3, 3, 3}, {4, 4 + m * n, 4 + 2 * m * n}, {-1, -1, -1}, {2, 2, 2}),
+          1e-5, "gemm_strided_batched on iterators");
+    }
+    {
+      // Per-matrix offsets and scalars, in reverse order, on whole vectors and on iterators (offsets then count
+      // from the iterator).
+      const std::vector<std::size_t> a_at{2 * m * k, m * k, 0}, b_at{0, 2 * k * n, k * n}, c_at{m * n, 0, 2 * m * n};
+      const std::vector<float> alphas{0.5f, -2.0f, 1.0f}, betas{0.0f, 1.0f, -0.25f};
+      boost::compute::vector<float> c(c_host.begin(), c_host.end(), queue);
+      compute::gemm_batched(queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, alphas, a, a_at, k, b, b_at,
+                            n, betas, c, c_at, n)
+          .wait();
+      const std::vector<double> alpha_values(alphas.begin(), alphas.end()), beta_values(betas.begin(), betas.end());
+      test::check_all_close(download(c), expected(a_at, b_at, c_at, alpha_values, beta_values), 1e-5,
+                            "gemm_batched on whole vectors");
+      boost::compute::vector<float> shifted(c_host.begin(), c_host.end(), queue);
+      compute::gemm_batched(queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, alphas, a.begin() + 1, a_at,
+                            k, b.begin() + 2, b_at, n, betas, shifted.begin() + 3, c_at, n)
+          .wait();
+      auto moved = [](std::vector<std::size_t> at, std::size_t by) {
+        for (auto& value : at) value += by;
+        return at;
+      };
+      test::check_all_close(download(shifted),
+                            expected(moved(a_at, 1), moved(b_at, 2), moved(c_at, 3), alpha_values, beta_values), 1e-5,
+                            "gemm_batched on iterators");
+    }
+    boost::compute::vector<float> small(10, context), c(batch * m * n, context);
+    CHECK_THROWS_AS(compute::gemm_strided_batched(queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.0f,
+                                                  small, b, 0.0f, c, batch),
+                    Error);
+  }
+
   TEST_CASE("boost compute: rgb_to_gray and the blurs on dense images match the host reference") {
     boost::compute::context context(device().context());
     boost::compute::command_queue queue(context, boost::compute::device(device().device()));

@@ -54,16 +54,22 @@ HostMacros host_macros() {
       for (const auto& shape : op.description.default_shapes) {
         auto subject = op.make_subject(dtype, shape);
         const auto space = subject->search_space(*device().info);
+        // A variant may build from another family than its op's (gemm's "gemv" runs gemv.cl).
+        auto family_of = [&](const std::string& variant) {
+          const auto* found = space.find(variant);
+          return found != nullptr && !found->family.empty() ? found->family : family;
+        };
         for (const auto& variant : space.variants())
           for (const auto& parameter : variant.parameters)
-            if (parameter.kind == detail::ParameterKind::Build) host.parameters[family].insert(parameter.name);
+            if (parameter.kind == detail::ParameterKind::Build)
+              host.parameters[family_of(variant.variant)].insert(parameter.name);
         std::vector<detail::Config> configs{subject->default_config(*device().info)};
         std::set<std::string> seen;  // the first configuration of each variant
         for (const auto& config : space.enumerate(*device().info))
           if (seen.insert(config.variant).second) configs.push_back(config);
         for (const auto& config : configs) {
           const detail::BuildOptions options = subject->build_options(config);
-          for (const auto& [name, value] : options.macros()) host.rendered[family].insert(name);
+          for (const auto& [name, value] : options.macros()) host.rendered[family_of(config.variant)].insert(name);
         }
       }
     }

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "ops/gemm/gemv_variant.hpp"
 #include "ops/gemm/launch_chain.hpp"
 #include "workspace.hpp"
 
@@ -95,6 +96,8 @@ cl::Event enqueue_gemm(const QueueTarget& target, cl::CommandQueue& queue, Resol
   if (alpha == T(0) || call.k == 0)
     return enqueue_scale<T>(target, queue, resolved, row_major(call), beta, wait, events);
 
+  if (resolved.config.variant == "gemv")
+    return enqueue_gemv_variant<T>(target, queue, resolved, row_major(call), alpha, beta, wait, events);
   const Plan plan = make_plan(resolved.config, row_major(call));
   cl::Kernel& kernel =
       resolved.program

@@ -34,8 +34,8 @@ struct GemmOp {
     return c.call.m == 0 || c.call.n == 0;
   }
   void validate(const QueueTarget& target, const Call& c) const { gemm::validate(target, dtype_of<T>(), c.call); }
-  const SearchSpace& space(const DeviceInfo& /*device*/, const Call& /*c*/) const {
-    return variants_for(dtype_of<T>()).space;
+  const SearchSpace& space(const DeviceInfo& /*device*/, const Call& c) const {
+    return space_for(dtype_of<T>(), row_major(c.call));
   }
   ShapeKey shape_key(const Call& c) const {
     const KernelProblem p = row_major(c.call);
@@ -89,8 +89,8 @@ Config gemm_default_config(const DTypeInfo& dtype, const std::string& bucket, co
   return gemm::default_config(dtype, p, device);
 }
 
-SearchSpace gemm_search_space(const DTypeInfo& dtype, const std::string& /*bucket*/, const DeviceInfo& /*device*/) {
-  return gemm::variants_for(dtype).space;
+SearchSpace gemm_search_space(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& /*device*/) {
+  return gemm::tuning_space(dtype, gemm::category_named(bucket).name);
 }
 
 FamilyMacros gemm_macros() { return gemm::gemm_family_macros(); }

@@ -5,6 +5,7 @@
 
 #include "checks.hpp"
 #include "ops/gemm/variants.hpp"
+#include "ops/gemv.hpp"
 #include "tilecl/error.hpp"
 
 namespace tilecl::detail::gemm {
@@ -200,10 +201,12 @@ std::uint64_t program_code(const KernelProblem& p) {
   auto operand_bits = [](const Operand& operand) {
     return std::min(alignment_bits(operand.ld), alignment_bits(operand.offset));
   };
+  // The gemv variant builds a program per number of vectors (1..8; 0: the variant does not apply).
+  const std::uint64_t narrow = std::min(p.m, p.n), vectors = narrow <= kMaxGemvVectors ? narrow : 0;
   return static_cast<std::uint64_t>(p.trans_a) | static_cast<std::uint64_t>(p.trans_b) << 1 |
          static_cast<std::uint64_t>(p.n < p.m) << 2 | static_cast<std::uint64_t>(p.n == p.m) << 3 |
          operand_bits(p.a) << 4 | operand_bits(p.b) << 7 | alignment_bits(p.m) << 10 | alignment_bits(p.n) << 13 |
-         alignment_bits(p.k) << 16;
+         alignment_bits(p.k) << 16 | vectors << 19;
 }
 
 }  // namespace tilecl::detail::gemm

@@ -52,7 +52,8 @@ Plan make_plan(const Config& config, const KernelProblem& problem);
 BuildOptions main_options(const DTypeInfo& dtype, const Config& config, const Plan& plan);
 
 // What else than the configuration selects the programs of a call: the transposes, the orientation a skinny
-// kernel would pick, and the alignment of the operands (for the vector-load rules). Equal codes, equal programs.
+// kernel would pick, the alignment of the operands (for the vector-load rules) and, for the gemv variant, the
+// number of vectors. Equal codes, equal programs.
 std::uint64_t program_code(const KernelProblem& problem);
 
 }  // namespace tilecl::detail::gemm

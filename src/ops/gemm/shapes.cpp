@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/gemm/gemv_variant.hpp"
 #include "ops/gemm/variants.hpp"
 #include "tilecl/error.hpp"
 
@@ -12,6 +13,7 @@ namespace {
 bool is_skinny(const std::string& name) {
   return name == "gemv-rows" || name == "gemv-dots" || name == "skinny-rows" || name == "skinny-dots";
 }
+bool is_gemv(const std::string& name) { return name == "gemv-rows" || name == "gemv-dots"; }
 
 // log2 of x rounded down to an even number (sizes in steps of a power of four), as a small integer.
 std::uint64_t size_bin(std::uint64_t x) {
@@ -184,7 +186,7 @@ const Category& category_of(const KernelProblem& p) {
     // The large operand is B when m is the small side, else A; "rows" when it is contiguous along the long side of
     // C (B not transposed, or A transposed).
     const bool rows = p.m <= p.n ? !p.trans_b : p.trans_a;
-    if (narrow <= 4) return category_named(rows ? "gemv-rows" : "gemv-dots");
+    if (narrow <= kMaxGemvVectors) return category_named(rows ? "gemv-rows" : "gemv-dots");
     return category_named(rows ? "skinny-rows" : "skinny-dots");
   }
   if (p.k <= 256 && m * n >= 0x1p24) return category_named("shallow");
@@ -204,11 +206,25 @@ std::string class_name(const KernelProblem& p) {
          "k" + std::to_string(size_bin(p.k)) + ":" + (p.trans_a ? "T" : "N") + (p.trans_b ? "T" : "N");
 }
 
+namespace {
+
+// The gemv variant where it applies: first on GPUs (it reads the large operand once, at memory bandwidth, for
+// all 1..8 vectors; the skinny kernels read it once per row or column block of C), after the CPU default on CPUs
+// (kept as it was: no A/B measurement on PoCL yet); first-use tuning times both at the call's shape.
+void add_gemv_candidate(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device, bool cpu,
+                        std::vector<Config>& ranked) {
+  if (!is_gemv(category_of(p).name)) return;
+  ranked.insert(ranked.begin() + (cpu && !ranked.empty() ? 1 : 0), gemv_default(dtype, p, device));
+}
+
+}  // namespace
+
 std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device) {
   const std::string category = category_of(p).name;
   const SearchSpace& space = variants_for(dtype).space;
+  const bool cpu = device.is_cpu() || !device.local_memory_is_dedicated;
   std::vector<Config> ranked;
-  if (device.is_cpu() || !device.local_memory_is_dedicated) {
+  if (cpu) {
     ranked.push_back(cpu_default(dtype, category, device));
   } else {
     if (is_skinny(category)) ranked = skinny_configs(dtype, category, p, device);
@@ -216,6 +232,7 @@ std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& 
     if (category == "small")
       ranked.insert(ranked.begin() + (ranked.empty() ? 0 : 1), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
   }
+  add_gemv_candidate(dtype, p, device, cpu, ranked);
   ranked.push_back({"tiled", {{"TILE", 8}, {"PAD", 1}}});
   ranked.push_back({"naive", {{"WG_X", 8}, {"WG_Y", 8}}});
   std::vector<Config> valid;
@@ -223,6 +240,11 @@ std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& 
     if (space.validate(config, device).empty() && std::find(valid.begin(), valid.end(), config) == valid.end())
       valid.push_back(std::move(config));
   return valid;
+}
+
+const SearchSpace& tuning_space(const DTypeInfo& dtype, const std::string& category) {
+  const Variants& v = variants_for(dtype);
+  return is_gemv(category) ? v.space : v.matrix_space;
 }
 
 Config default_config(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device) {

@@ -7,8 +7,8 @@
 //
 // Categories (m, n, k of the row-major problem), tested in this order:
 //   small        m*n*k < 2^21
-//   gemv-rows    min(m, n) <= 4,  large operand contiguous along the long side of C
-//   gemv-dots    min(m, n) <= 4,  large operand contiguous along k
+//   gemv-rows    min(m, n) <= 8,  large operand contiguous along the long side of C
+//   gemv-dots    min(m, n) <= 8,  large operand contiguous along k  (the gemv variant's categories: 1..8 vectors)
 //   skinny-rows  min(m, n) <= 32, as gemv-rows
 //   skinny-dots  min(m, n) <= 32, as gemv-dots
 //   shallow      k <= 256 and m*n >= 2^24
@@ -19,7 +19,8 @@
 //
 // Defaults (when nothing is tuned) come from the device's properties: on GPUs a cost model ranks register-blocked
 // tilings by the waves of work-groups they make on the device's compute units and by what each tile size sustains,
-// and sizes split-K from the same count; on CPUs the kernel without local memory.
+// and sizes split-K from the same count; on CPUs the kernel without local memory. In the gemv categories the gemv
+// variant competes (ops/gemm/gemv_variant.hpp).
 #pragma once
 
 #include <cstdint>
@@ -49,5 +50,9 @@ std::string class_name(const KernelProblem& p);
 // is the default). Always at least one; every one valid for the device.
 std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device);
 Config default_config(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device);
+
+// What tuning searches for a category: every variant for the gemv categories (whose calls all have m or n <= 8),
+// else every variant but gemv.
+const SearchSpace& tuning_space(const DTypeInfo& dtype, const std::string& category);
 
 }  // namespace tilecl::detail::gemm

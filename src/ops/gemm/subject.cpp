@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ops/gemm.hpp"
+#include "ops/gemm/gemv_variant.hpp"
 #include "ops/gemm/plan.hpp"
 #include "ops/gemm/shapes.hpp"
 #include "ops/gemm/variants.hpp"
@@ -33,11 +34,14 @@ class GemmSubject : public TuningSubject {
     if (!timed_.trans_a && !timed_.trans_b) return sizes;
     return sizes + ":" + (timed_.trans_a ? "T" : "N") + (timed_.trans_b ? "T" : "N");
   }
-  SearchSpace search_space(const DeviceInfo& /*device*/) const override { return variants_for(dtype_of<T>()).space; }
+  SearchSpace search_space(const DeviceInfo& /*device*/) const override {
+    return tuning_space(dtype_of<T>(), category_of(problem_).name);
+  }
   Config default_config(const DeviceInfo& device) const override {
     return gemm::default_config(dtype_of<T>(), problem_, device);
   }
   BuildOptions build_options(const Config& config) const override {
+    if (config.variant == "gemv") return gemv_options(dtype_of<T>(), config, timed_);
     return main_options(dtype_of<T>(), config, make_plan(config, timed_));
   }
   std::vector<Config> first_use_candidates(const DeviceInfo& device) const override {

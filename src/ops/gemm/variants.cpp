@@ -1,5 +1,9 @@
 #include "ops/gemm/variants.hpp"
 
+#include <algorithm>
+
+#include "ops/gemv.hpp"
+#include "ops/gemv_tuning.hpp"
 #include "tuning/constraints.hpp"
 
 namespace tilecl::detail::gemm {
@@ -124,6 +128,21 @@ VariantDescriptor<NaiveParams> naive_variant() {
           {c::work_group_fits("WG_X", "WG_Y", true)}};
 }
 
+// gemv.cl's parameters and rules (ops/gemv_tuning.cpp); fewer candidates than gemv's own space, so a full search
+// of a gemv category stays walkable beside the skinny kernels.
+VariantDescriptor<GemvParams> gemv_variant(std::size_t element_size) {
+  using F = VariantDescriptor<GemvParams>::Field;
+  using P = GemvParams;
+  const auto build = ParameterKind::Build;
+  return {"gemv",
+          "gemv_dots",
+          {F{"UNROLL", &P::unroll, build, {4, 8, 1}, 1, 16}, F{"WPT", &P::wpt, build, {1, 2, 4}, 1, 16},
+           F{"VEC", &P::vec, build, {4, 1, 8}, 1, 16}, F{"WG_Y", &P::wg_y, build, {8, 1, 32}, 1, 1024},
+           F{"WG_X", &P::wg_x, build, {32, 1, 8}, 1, 1024},
+           F{"SPLIT", &P::split, ParameterKind::Launch, {16, 4, 1}, 1, 64}},
+          gemv_constraints(element_size)};
+}
+
 Variants make_variants(std::size_t element_size) {
   Variants v{regblock_variant(element_size),
              tiled_variant(element_size),
@@ -131,9 +150,15 @@ Variants make_variants(std::size_t element_size) {
              skinny_variant(true, element_size),
              skinny_variant(false, element_size),
              naive_variant(),
+             gemv_variant(element_size),
+             {},
              {}};
-  v.space = SearchSpace(
-      {v.regblock.space(), v.tiled.space(), v.cpu.space(), v.skinny_m.space(), v.skinny_n.space(), v.naive.space()});
+  std::vector<VariantSpace> spaces{v.regblock.space(), v.tiled.space(),    v.cpu.space(),
+                                   v.skinny_m.space(), v.skinny_n.space(), v.naive.space()};
+  v.matrix_space = SearchSpace(spaces);
+  spaces.push_back(v.gemv.space());
+  spaces.back().family = "gemv";
+  v.space = SearchSpace(spaces);
   return v;
 }
 
@@ -147,6 +172,11 @@ std::uint64_t regblock_local_bytes(const RegblockParams& p, std::size_t element_
 const Variants& variants_for(const DTypeInfo& dtype) {
   static const Variants words = make_variants(4), doubles = make_variants(8);
   return dtype.size == 8 ? doubles : words;
+}
+
+const SearchSpace& space_for(const DTypeInfo& dtype, const KernelProblem& problem) {
+  const Variants& v = variants_for(dtype);
+  return std::min(problem.m, problem.n) <= kMaxGemvVectors ? v.space : v.matrix_space;
 }
 
 FamilyMacros gemm_family_macros() {

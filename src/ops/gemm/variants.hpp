@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "dtype.hpp"
+#include "ops/gemm/problem.hpp"
 #include "tuning/variant.hpp"
 
 namespace tilecl::detail::gemm {
@@ -23,6 +24,9 @@ struct CpuParams {
 struct SkinnyParams {  // skinny_m ignores wpt_n
   std::int64_t wpt_m = 1, wpt_n = 1, vec = 4, wg_x = 32, wg_y = 8, split = 1;
 };
+struct GemvParams {  // the gemv kernels (kernels/gemv.cl) for calls with m or n of 1..8
+  std::int64_t vec = 4, wpt = 1, wg_x = 32, wg_y = 8, unroll = 4, split = 16;
+};
 struct NaiveParams {
   std::int64_t wg_x = 16, wg_y = 16;
 };
@@ -33,11 +37,17 @@ struct Variants {
   VariantDescriptor<CpuParams> cpu;
   VariantDescriptor<SkinnyParams> skinny_m, skinny_n;
   VariantDescriptor<NaiveParams> naive;
-  SearchSpace space;  // every variant
+  VariantDescriptor<GemvParams> gemv;  // builds from the gemv family, takes m or n <= kMaxGemvVectors only
+  SearchSpace space;                   // every variant
+  SearchSpace matrix_space;            // every variant but gemv: calls with m and n above kMaxGemvVectors
 };
 
 // Built once per element size (local-memory constraints depend on it).
 const Variants& variants_for(const DTypeInfo& dtype);
+
+// What an explicit configuration of this call must meet: `space`, or `matrix_space` when m and n are both above
+// kMaxGemvVectors (the gemv variant cannot run the call).
+const SearchSpace& space_for(const DTypeInfo& dtype, const KernelProblem& problem);
 
 // The macros the problem sets (not a configuration): for the macro contract test.
 FamilyMacros gemm_family_macros();
