@@ -54,8 +54,8 @@ struct Settings {
 
 std::vector<FamilyBenchmark> all_benchmarks() {
   return {
-      elementwise_benchmark(), transpose_benchmark(), reduce_benchmark(),
-      gemm_benchmark(),        image_benchmark(),     blas_benchmark(),
+      elementwise_benchmark(), transpose_benchmark(), reduce_benchmark(),   gemm_benchmark(),
+      image_benchmark(),       blas_benchmark(),      gemm_mma_benchmark(),
   };
 }
 

@@ -17,6 +17,9 @@ namespace {
 
 // OpenCL 3.0 query; older headers may lack the name.
 constexpr cl_device_info kPreferredWorkGroupMultiple = 0x1067;
+// cl_nv_device_attribute_query (CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV / _MINOR_NV); headers may lack the names.
+constexpr cl_device_info kComputeCapabilityMajorNv = 0x4000;
+constexpr cl_device_info kComputeCapabilityMinorNv = 0x4001;
 
 std::string trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\0' || text.back() == ' ')) text.pop_back();
@@ -67,6 +70,13 @@ DeviceInfo query(const cl::Device& device) {
   }
   info.fp64 = info.has_extension("cl_khr_fp64");
   info.subgroups = info.has_extension("cl_khr_subgroups");
+
+  if (info.has_extension("cl_nv_device_attribute_query")) {
+    cl_uint major = 0, minor = 0;
+    if (clGetDeviceInfo(device(), kComputeCapabilityMajorNv, sizeof(major), &major, nullptr) == CL_SUCCESS &&
+        clGetDeviceInfo(device(), kComputeCapabilityMinorNv, sizeof(minor), &minor, nullptr) == CL_SUCCESS)
+      info.nv_compute_capability = major * 10 + minor;
+  }
 
   size_t multiple = 0;
   if (clGetDeviceInfo(device(), kPreferredWorkGroupMultiple, sizeof(multiple), &multiple, nullptr) != CL_SUCCESS ||

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "tilecl/types.hpp"
+
 namespace tilecl::detail {
 
 struct DTypeInfo {
@@ -31,6 +33,16 @@ struct DTypeOf<std::int32_t> {
 template <>
 struct DTypeOf<std::uint8_t> {
   static constexpr DTypeInfo info{"uint8", "uchar", 1, false};
+};
+
+// 16-bit float storage (tilecl/types.hpp): the kernels see the bits as ushort and convert them themselves.
+template <>
+struct DTypeOf<half> {
+  static constexpr DTypeInfo info{"half", "ushort", 2, false};
+};
+template <>
+struct DTypeOf<bfloat16> {
+  static constexpr DTypeInfo info{"bfloat16", "ushort", 2, false};
 };
 
 template <typename T>

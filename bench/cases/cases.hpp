@@ -15,6 +15,7 @@ FamilyBenchmark reduce_benchmark();
 std::vector<FirstCallOp> reduce_first_calls();
 FamilyBenchmark gemm_benchmark();
 std::vector<FirstCallOp> gemm_first_calls();
+FamilyBenchmark gemm_mma_benchmark();  // half, bfloat16, TF32
 FamilyBenchmark image_benchmark();
 std::vector<FirstCallOp> image_first_calls();
 FamilyBenchmark blas_benchmark();

@@ -40,6 +40,9 @@ struct DeviceInfo {
   bool fp64 = false;
   bool subgroups = false;     // cl_khr_subgroups
   bool little_endian = true;  // CL_DEVICE_ENDIAN_LITTLE: kernels that view bytes as words need it
+  // NVIDIA's compute capability as major * 10 + minor (90 on an H100 or H200), from cl_nv_device_attribute_query;
+  // 0 on devices without that extension. Kernels with inline PTX (tensor cores: 80 and above) check it.
+  unsigned nv_compute_capability = 0;
   std::string extensions;
 
   bool is_cpu() const { return (type & CL_DEVICE_TYPE_CPU) != 0; }

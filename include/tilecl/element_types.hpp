@@ -2,8 +2,11 @@
 // compile error that says which types it takes (not an undefined symbol at link time). The ops' declarations
 // use these aliases as their return types; each is cl::Event (or the value or index returned) for an allowed
 // T and a failed static_assert for any other:
-//   FloatingEvent<T>    vector_add, axpy, gemm, gemv, gemm_strided_batched, gemm_batched
+//   FloatingEvent<T>    vector_add, axpy, gemv, gemm_strided_batched, gemm_batched
 //                                                            float, double
+//   GemmEvent<T>        gemm (T alpha, beta)                 float, double
+//   Gemm16Event<T>      gemm (float alpha, beta)             tilecl::half, tilecl::bfloat16 (no static_assert: the
+//                                                            other overload's GemmEvent reports a wrong T)
 //   TransposeEvent<T>   transpose                            float, double, std::int32_t, std::uint8_t
 //   ReduceEvent<T>      reduce (ReduceValue<T>: reduce_value, ReduceIndex<T>: reduce_index)
 //                                                            float, double, std::int32_t
@@ -15,6 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+
+#include "tilecl/types.hpp"
 
 namespace tilecl::detail {
 
@@ -52,8 +57,31 @@ struct ImageType {
   using Event = cl::Event;
 };
 
+// gemm has two overloads: T alpha for float and double, float alpha for the 16-bit storage types. A 16-bit T gets
+// no Event here (that overload drops out; the other one is chosen); any other T the static_assert, with an Event so
+// that it stays the one error reported.
+template <typename T, bool = is_one_of<T, float, double>, bool = is_one_of<T, half, bfloat16>>
+struct GemmType {
+  static_assert(is_one_of<T, float, double, half, bfloat16>,
+                "tilecl: gemm takes T = float or double (T alpha, beta), or tilecl::half or tilecl::bfloat16 (float "
+                "alpha, beta)");
+  using Event = cl::Event;
+};
+template <typename T>
+struct GemmType<T, false, true> {};
+template <typename T, bool = is_one_of<T, half, bfloat16>>
+struct Gemm16Type {};  // float, double and others: no Event (this overload drops out)
+template <typename T>
+struct Gemm16Type<T, true> {
+  using Event = cl::Event;
+};
+
 template <typename T>
 using FloatingEvent = typename FloatingType<T>::Event;
+template <typename T>
+using GemmEvent = typename GemmType<T>::Event;
+template <typename T>
+using Gemm16Event = typename Gemm16Type<T>::Event;
 template <typename T>
 using TransposeEvent = typename TransposeType<T>::Event;
 template <typename T>

@@ -72,6 +72,10 @@ void image(cl::CommandQueue& q, cl::Buffer& b) {
   reducible<std::int32_t>(q, b);
   image<std::uint8_t>(q, b);
   image<float>(q, b);
+  tilecl::gemm<tilecl::half>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, 1.0f, b, 0, 1, b, 0, 1, 0.0f,
+                             b, 0, 1);
+  tilecl::gemm<tilecl::bfloat16>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, 1.0f, b, 0, 1, b, 0, 1,
+                                 0.0f, b, 0, 1);
 }
 #endif
 

@@ -10,6 +10,7 @@
 #include "dtype.hpp"
 #include "kernel_sources.hpp"
 #include "ops/gemm.hpp"
+#include "ops/gemm/mma_variants.hpp"
 #include "ops/transpose.hpp"
 #include "support/fixture.hpp"
 #include "tilecl/tuning.hpp"
@@ -96,7 +97,8 @@ TEST_SUITE("runtime.macro_contract") {
   }
 
   TEST_CASE("macro contract: the descriptors name kernels that exist and macros the kernels declare") {
-    for (const detail::FamilyMacros& family : {detail::transpose_macros(), detail::gemm_macros()}) {
+    for (const detail::FamilyMacros& family :
+         {detail::transpose_macros(), detail::gemm_macros(), detail::gemm::mma::mma_family_macros()}) {
       const std::string text = detail::kernel_source(family.family).text;
       const auto declared = declared_macros(text);
       for (const auto& variant : family.variants) {

@@ -2,57 +2,12 @@
 
 #include <memory>
 
-#include "launch.hpp"
 #include "ops/gemm/gemv_variant.hpp"
+#include "ops/gemm/launch_chain.hpp"
 #include "workspace.hpp"
 
 namespace tilecl::detail::gemm {
 namespace {
-
-// Kernel launches in a chain: each waits for the previous one (so out-of-order queues keep the order too).
-class LaunchChain {
- public:
-  LaunchChain(cl::CommandQueue& queue, const std::vector<cl::Event>* first_wait, std::vector<cl::Event>* events)
-      : queue_(queue), first_wait_(first_wait), events_(events) {}
-
-  template <typename... Args>
-  void launch(cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const Args&... args) {
-    set_kernel_args(kOp, kernel, args...);
-    std::vector<cl::Event> previous;
-    if (last_() != nullptr) previous.push_back(last_);
-    last_ = enqueue_kernel(kOp, queue_, kernel, global, local, last_() != nullptr ? &previous : first_wait_);
-    if (events_ != nullptr) events_->push_back(last_);
-  }
-
-  template <typename... Args>
-  void launch(CompiledProgram& program, const std::string& kernel_name, const cl::NDRange& global,
-              const cl::NDRange& local, const Args&... args) {
-    auto lease = program.lease(kernel_name, kOp);
-    launch(lease.kernel(), global, local, args...);
-  }
-
-  const cl::Event& last() const { return last_; }
-
- private:
-  cl::CommandQueue& queue_;
-  const std::vector<cl::Event>* first_wait_;
-  std::vector<cl::Event>* events_;
-  cl::Event last_;
-};
-
-// The local size of the helper kernels (pack, reduce): always a fixed one (16 x 16 on GPUs, 16 x 4 on CPUs), never
-// the driver's choice: PoCL compiles a kernel once per local size, and chooses the size from the global size, so a
-// NULL local size would cost a compile for every new matrix shape.
-cl::NDRange helper_local(const DeviceInfo& device, std::size_t x, std::size_t y) {
-  if (device.is_cpu()) y = std::min<std::size_t>(y, 4);
-  while (x * y > 1 &&
-         (x * y > device.max_work_group_size || x > device.max_work_item_sizes[0] || y > device.max_work_item_sizes[1]))
-    y > 1 ? y /= 2 : x /= 2;
-  return cl::NDRange(x, y);
-}
-cl::NDRange helper_global(const cl::NDRange& local, std::uint64_t x, std::uint64_t y) {
-  return cl::NDRange(round_up(x, local.get()[0]), round_up(y, local.get()[1]));
-}
 
 // The program of the helper kernels (pack, pack_panels, splitk_reduce): they depend on the element type only, so
 // one program per type serves every configuration. Kept with the memo entry after the first call.

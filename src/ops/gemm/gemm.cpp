@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "ops/gemm/enqueue.hpp"
+#include "ops/gemm/mma.hpp"
 #include "ops/gemm/plan.hpp"
 #include "ops/gemm/shapes.hpp"
 #include "ops/gemm/subject.hpp"
@@ -133,7 +134,9 @@ std::vector<TunableOp> gemm_tunable_ops() {
       throw Error(gemm::kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float or double");
     return gemm::make_subject(*type, gemm::row_major(gemm::parse_shape(shape)));
   };
-  return {op};
+  std::vector<TunableOp> ops{op};
+  for (auto& mma : gemm_mma_tunable_ops()) ops.push_back(std::move(mma));  // half, bfloat16, tf32 (mma_gemm.cpp)
+  return ops;
 }
 
 #define TILECL_GEMM_INSTANTIATE(T)                                                                                    \
@@ -152,11 +155,10 @@ TILECL_GEMM_INSTANTIATE(double)
 }  // namespace detail
 
 template <typename T>
-detail::FloatingEvent<T> gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                              std::size_t m, std::size_t n, std::size_t k, T alpha, const cl::Buffer& a,
-                              std::size_t a_offset, std::size_t lda, const cl::Buffer& b, std::size_t b_offset,
-                              std::size_t ldb, T beta, cl::Buffer& c, std::size_t c_offset, std::size_t ldc,
-                              const std::vector<cl::Event>* wait) {
+detail::GemmEvent<T> gemm(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
+                          std::size_t n, std::size_t k, T alpha, const cl::Buffer& a, std::size_t a_offset,
+                          std::size_t lda, const cl::Buffer& b, std::size_t b_offset, std::size_t ldb, T beta,
+                          cl::Buffer& c, std::size_t c_offset, std::size_t ldc, const std::vector<cl::Event>* wait) {
   const auto call =
       detail::gemm::make_call(layout, trans_a, trans_b, m, n, k, a, a_offset, lda, b, b_offset, ldb, c, c_offset, ldc);
   return detail::run_op(detail::gemm::GemmOp<T>{}, nullptr, queue, {call, alpha, beta, nullptr}, wait);

@@ -111,4 +111,14 @@ Call parse_shape(const std::string& text) {
   return call;
 }
 
+KernelProblem timed_problem(KernelProblem p, bool cpu) {
+  constexpr double kMaxTimedMultiplyAdds = 0x1p33;
+  const double most = cpu ? kMaxTimedMultiplyAdds / 16 : kMaxTimedMultiplyAdds;
+  while (static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) > most) {
+    std::uint64_t& longest = p.m >= p.n && p.m >= p.k ? p.m : (p.n >= p.k ? p.n : p.k);
+    longest = (longest + 1) / 2;
+  }
+  return p;
+}
+
 }  // namespace tilecl::detail::gemm

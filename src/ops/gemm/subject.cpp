@@ -15,22 +15,10 @@
 namespace tilecl::detail::gemm {
 namespace {
 
-// Timing runs at most this much work (multiply-adds) on GPUs, and a sixteenth of it on CPUs: a larger call is
-// timed at its shape halved along its longest side until it fits (same class of shape, quick to tune).
-constexpr double kMaxTimedMultiplyAdds = 0x1p33;
 // The first-use budget when TILECL_TUNE_BUDGET_MS is not set: room to compile and time the model's few best
 // tilings (a compile takes 0.1-0.5 s on GPUs); the disk cache makes it once per device.
 constexpr double kFirstUseBudgetMs = 1500;
 constexpr std::size_t kFirstUseCandidates = 4;
-
-KernelProblem timed_problem(KernelProblem p, bool cpu) {
-  const double most = cpu ? kMaxTimedMultiplyAdds / 16 : kMaxTimedMultiplyAdds;
-  while (static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) > most) {
-    std::uint64_t& longest = p.m >= p.n && p.m >= p.k ? p.m : (p.n >= p.k ? p.n : p.k);
-    longest = (longest + 1) / 2;
-  }
-  return p;
-}
 
 reference::Transpose ref(bool trans) { return trans ? reference::Transpose::Yes : reference::Transpose::No; }
 

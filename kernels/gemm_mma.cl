@@ -1,0 +1,631 @@
+/* gemm_mma.cl -- C = alpha * op(A) * op(B) + beta * C on 16-bit floats (half, bfloat16) and on floats in TF32
+ * mode, accumulated in float: on NVIDIA tensor cores through inline PTX (mma.sync, ldmatrix, cp.async), or by a
+ * portable kernel on any device.
+ *
+ * Conventions (as gemm.cl)
+ *   - Row-major: op(A) is M x K, op(B) K x N, C M x N at C[m * ldc + n]. The host maps a ColMajor call to this by
+ *     solving C^T = op(B)^T op(A)^T. TRANS_A = 0: A stored M x K, (m, k) at A[m * lda + k]; 1: stored K x M, at
+ *     A[k * lda + m]. TRANS_B = 0: B stored K x N, (k, n) at B[k * ldb + n]; 1: stored N x K, at B[n * ldb + k].
+ *   - Offsets are element offsets added once to the pointers; leading dimensions may exceed the stored columns.
+ *   - Arguments of the two gemm kernels: M, N, K, alpha, A, a_offset, lda, B, b_offset, ldb, beta, C, c_offset,
+ *     ldc; alpha and beta are float whatever the storage.
+ *   - Products are accumulated in float. beta == 0: C is never read (NaN in C does not reach the result). K == 0:
+ *     C = beta * C (the host passes K = 0 when alpha == 0, so A and B are not read).
+ *   - Element storage (MMA_TYPE): A, B and C hold 16-bit floats as ushort (MMA_F16: IEEE binary16, MMA_BF16:
+ *     bfloat16), or floats as uint bits (MMA_TF32). Results are rounded to the storage format to nearest, ties to
+ *     even (overflow to infinity). In TF32 mode the tensor-core kernel rounds every element of A and B to TF32
+ *     (8-bit exponent, 10-bit mantissa; to nearest, ties away from zero) before its products; the portable kernel
+ *     multiplies the floats unrounded.
+ *   - M, N >= 1 (the host returns early on an empty C); K >= 0. Every size is handled (no tile-multiple rule).
+ *
+ * Kernels
+ *   gemm_mma_sync      the tensor-core kernel. A work-group of WARPS_M x WARPS_N warps (32 work-items each, 1-D,
+ *                      reqd_work_group_size) computes a TILE_M x TILE_N tile of C; each warp a (TILE_M / WARPS_M) x
+ *                      (TILE_N / WARPS_N) piece of it as m16n8 tiles of mma.sync (m16n8k16 for f16 and bf16,
+ *                      m16n8k8 for tf32) with float accumulators in registers. K advances TILE_K at a time through
+ *                      STAGES local-memory buffers filled by cp.async (16 bytes per copy, bytes beyond the matrix
+ *                      zero-filled): the copies of the next STAGES - 1 K tiles are in flight while one is computed,
+ *                      one barrier per K tile. Tiles lie in local memory as stored in global memory (rows of 16-byte
+ *                      chunks), each chunk's place XOR-swizzled by its row so that ldmatrix (and, for tf32 operands
+ *                      stored K-major, plain 32-bit reads) meet no bank conflicts; ldmatrix.trans turns K-major
+ *                      16-bit operands into fragments. Work-groups walk the tiles of C in groups of GROUP_M tile rows
+ *                      (L2 reuse). C is written from the accumulators with bounds checks.
+ *                      Needs: lda, ldb, a_offset and b_offset multiples of 16 bytes' worth of elements (8 for 16-bit,
+ *                      4 for tf32) and 16-byte aligned buffers; the host packs an operand that misses this
+ *                      (gemm_mma_pack). USE_PTX = 1 needs an NVIDIA GPU of compute capability 8.0 or newer; USE_PTX
+ *                      = 0 emulates each warp-level instruction with local memory and barriers (same fragments,
+ *                      same swizzle, same pipeline code), so every device, PoCL and oclgrind included, runs and
+ *                      checks the kernel's indexing.
+ *                      local = (32 * WARPS_M * WARPS_N), global = (ceil(M / TILE_M) * ceil(N / TILE_N) * local).
+ *   gemm_mma_portable  any device: each work-item computes WPT_M rows x WPT_N columns of C from elements read
+ *                      one at a time (any alignment, any sizes), decoded to float; no local memory, no barriers.
+ *                      global = (roundup(ceil(N / WPT_N), lx), roundup(ceil(M / WPT_M), ly)), local (lx, ly)
+ *                      launch-only.
+ *   gemm_mma_pack      copies a rows x cols stored matrix into a rows x cols_dst one (cols_dst: cols rounded up
+ *                      to a 16-byte multiple), zero-filling the extra columns, so gemm_mma_sync can read it with
+ *                      aligned 16-byte copies. Arguments: rows, cols, src, src_offset, lds, cols_dst, dst,
+ *                      dst_offset. One element per work-item; global = (roundup(cols_dst, lx), roundup(rows, ly)),
+ *                      local launch-only. In every program.
+ *
+ * C must not overlap A or B (the host checks).
+ *
+ * Macros (each with a default; the host sets every one; derived values below them)
+ *   MMA_TYPE          element format: MMA_F16, MMA_BF16 or MMA_TF32.                          default MMA_F16
+ *   TRANS_A, TRANS_B  0/1: operand stored transposed (see above).                                   default 0
+ *   USE_PTX           0/1: gemm_mma_sync runs the PTX instructions (1; NVIDIA, compute capability >= 8.0) or
+ *                     emulates them (0). The host sets it from the device, not from the configuration. default 0
+ *   TILE_M, TILE_N    gemm_mma_sync work-group tile: TILE_M a multiple of 16 * WARPS_M, TILE_N of 16 * WARPS_N;
+ *                     for tf32 operands stored K-major, the stored rows (TILE_M, TILE_N) at least 32.
+ *                                                                                          default 64, 64
+ *   TILE_K            gemm_mma_sync K step: a multiple of 16 (16-bit) or 8 (tf32); TILE_K * (TILE_M + TILE_N)
+ *                     * element size * STAGES bytes of local memory.                                default 32
+ *   WARPS_M, WARPS_N  gemm_mma_sync warps along M and N. (TILE_M * TILE_K) and (TILE_N * TILE_K) must be
+ *                     multiples of 32 * WARPS_M * WARPS_N * (16-byte chunk in elements).       default 2, 2
+ *   STAGES            gemm_mma_sync local-memory buffers (2: double buffering; 3 or 4: deeper pipeline). default 3
+ *   WPT_M, WPT_N      gemm_mma_portable outputs per work-item along M and N (1 to 16).          default 4, 4
+ *   GEMM_MMA_VARIANT  which gemm kernel the program holds: GEMM_MMA_ALL, GEMM_MMA_SYNC or GEMM_MMA_PORTABLE
+ *                     (gemm_mma_pack is in all).                                              default GEMM_MMA_ALL
+ *   Derived: STORAGE (ushort or uint), ELEMENT_BYTES, CHUNK (elements per 16 bytes), MMA_K (16 or 8),
+ *   MMA_INSTRUCTION (the mma.sync of the format), THREADS,
+ *   FRAG_M x FRAG_N (m16n8 tiles per warp), A_ROWS x A_CHUNKS and B_ROWS x B_CHUNKS (stored tiles in 16-byte
+ *   chunks), GROUP_M = 8.
+ */
+
+#define MMA_F16 0
+#define MMA_BF16 1
+#define MMA_TF32 2
+#ifndef MMA_TYPE
+#define MMA_TYPE MMA_F16
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0
+#endif
+#ifndef USE_PTX
+#define USE_PTX 0
+#endif
+#ifndef TILE_M
+#define TILE_M 64
+#endif
+#ifndef TILE_N
+#define TILE_N 64
+#endif
+#ifndef TILE_K
+#define TILE_K 32
+#endif
+#ifndef WARPS_M
+#define WARPS_M 2
+#endif
+#ifndef WARPS_N
+#define WARPS_N 2
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef WPT_M
+#define WPT_M 4
+#endif
+#ifndef WPT_N
+#define WPT_N 4
+#endif
+#define GEMM_MMA_ALL 0
+#define GEMM_MMA_SYNC 1
+#define GEMM_MMA_PORTABLE 2
+#ifndef GEMM_MMA_VARIANT
+#define GEMM_MMA_VARIANT GEMM_MMA_ALL
+#endif
+
+#if MMA_TYPE == MMA_TF32
+#define STORAGE uint
+#define ELEMENT_BYTES 4
+#define MMA_K 8
+#define MMA_INSTRUCTION "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"
+#else
+#define STORAGE ushort
+#define ELEMENT_BYTES 2
+#define MMA_K 16
+#if MMA_TYPE == MMA_BF16
+#define MMA_INSTRUCTION "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+#else
+#define MMA_INSTRUCTION "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+#endif
+#endif
+#define CHUNK (16 / ELEMENT_BYTES)
+/* Every helper is inlined: fragments and accumulators must stay in registers, indexed by constants. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* ---- Conversions between float and the storage formats (bit manipulation: no cl_khr_fp16 needed) ---------- */
+
+/* IEEE binary16 bits -> float, exact. */
+ALWAYS_INLINE float half_bits_to_float(uint bits) {
+  const uint sign = (bits & 0x8000u) << 16, magnitude = bits & 0x7fffu;
+  float value = as_float((magnitude << 13) + 0x38000000u);      /* normal: exponent rebased from 15 to 127 */
+  if (magnitude < 0x0400u) value = (float)magnitude * 0x1p-24f; /* zero and subnormals: exact products */
+  if (magnitude >= 0x7c00u) value = as_float(0x7f800000u | (magnitude & 0x03ffu) << 13); /* inf, NaN */
+  return as_float(as_uint(value) | sign);
+}
+
+/* float -> binary16 bits, to nearest, ties to even; 65520 and above -> infinity; NaN stays NaN. */
+ALWAYS_INLINE uint float_to_half_bits(float value) {
+  const uint bits = as_uint(value), sign = (bits >> 16) & 0x8000u, magnitude = bits & 0x7fffffffu;
+  if (magnitude > 0x7f800000u) return sign | 0x7e00u;
+  if (magnitude >= 0x477ff000u) return sign | 0x7c00u;
+  if (magnitude < 0x38800000u) return sign | (uint)rint(as_float(magnitude) * 0x1p24f); /* subnormal, exact scale */
+  const uint rebased = magnitude - 0x38000000u;
+  return sign | ((rebased + 0x0fffu + ((rebased >> 13) & 1u)) >> 13);
+}
+
+/* float -> bfloat16 bits, to nearest, ties to even; NaN stays NaN. */
+ALWAYS_INLINE uint float_to_bfloat16_bits(float value) {
+  const uint bits = as_uint(value);
+  if ((bits & 0x7fffffffu) > 0x7f800000u) return (bits >> 16) | 0x0040u;
+  return (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+}
+
+/* float bits -> TF32 (low 13 mantissa bits zero), to nearest, ties away from zero, as cvt.rna.tf32.f32. */
+ALWAYS_INLINE uint tf32_round_bits(uint bits) {
+  if ((bits & 0x7fffffffu) >= 0x7f800000u) return bits; /* inf, NaN */
+  return (bits + 0x1000u) & 0xffffe000u;
+}
+
+ALWAYS_INLINE float decode(uint bits) {
+#if MMA_TYPE == MMA_F16
+  return half_bits_to_float(bits);
+#elif MMA_TYPE == MMA_BF16
+  return as_float(bits << 16);
+#else
+  return as_float(bits);
+#endif
+}
+
+ALWAYS_INLINE STORAGE encode(float value) {
+#if MMA_TYPE == MMA_F16
+  return (STORAGE)float_to_half_bits(value);
+#elif MMA_TYPE == MMA_BF16
+  return (STORAGE)float_to_bfloat16_bits(value);
+#else
+  return as_uint(value);
+#endif
+}
+
+/* alpha * sum + beta * C, C not read when beta == 0. */
+ALWAYS_INLINE STORAGE scaled_output(float sum, float alpha, float beta, const __global STORAGE* c) {
+  return encode(beta == 0.0f ? alpha * sum : alpha * sum + beta * decode(*c));
+}
+
+/* ---- gemm_mma_pack ------------------------------------------------------------------------------------------ */
+
+__kernel void gemm_mma_pack(const int rows, const int cols, const __global STORAGE* restrict src,
+                            const ulong src_offset, const int lds, const int cols_dst, __global STORAGE* restrict dst,
+                            const ulong dst_offset) {
+  const int c = (int)get_global_id(0), r = (int)get_global_id(1);
+  if (r >= rows || c >= cols_dst) return;
+  dst[dst_offset + (long)r * cols_dst + c] = c < cols ? src[src_offset + (long)r * lds + c] : (STORAGE)0;
+}
+
+/* ---- gemm_mma_portable -------------------------------------------------------------------------------------- */
+
+#if GEMM_MMA_VARIANT == GEMM_MMA_ALL || GEMM_MMA_VARIANT == GEMM_MMA_PORTABLE
+
+#define A_AT(m, k) (TRANS_A ? (long)(k)*lda + (m) : (long)(m)*lda + (k))
+#define B_AT(k, n) (TRANS_B ? (long)(n)*ldb + (k) : (long)(k)*ldb + (n))
+
+__kernel void gemm_mma_portable(const int M, const int N, const int K, const float alpha,
+                                const __global STORAGE* restrict A, const ulong a_offset, const int lda,
+                                const __global STORAGE* restrict B, const ulong b_offset, const int ldb,
+                                const float beta, __global STORAGE* C, const ulong c_offset, const int ldc) {
+  const int col0 = (int)get_global_id(0) * WPT_N, row0 = (int)get_global_id(1) * WPT_M;
+  if (col0 >= N || row0 >= M) return;
+  A += a_offset;
+  B += b_offset;
+  C += c_offset;
+  /* Rows and columns past the matrix read its last one (their results are not stored). */
+  int rows[WPT_M], cols[WPT_N];
+  float acc[WPT_M][WPT_N];
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i) rows[i] = min(row0 + i, M - 1);
+#pragma unroll
+  for (int j = 0; j < WPT_N; ++j) cols[j] = min(col0 + j, N - 1);
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i)
+#pragma unroll
+    for (int j = 0; j < WPT_N; ++j) acc[i][j] = 0.0f;
+  for (int k = 0; k < K; ++k) {
+    float a[WPT_M], b[WPT_N];
+#pragma unroll
+    for (int i = 0; i < WPT_M; ++i) a[i] = decode(A[A_AT(rows[i], k)]);
+#pragma unroll
+    for (int j = 0; j < WPT_N; ++j) b[j] = decode(B[B_AT(k, cols[j])]);
+#pragma unroll
+    for (int i = 0; i < WPT_M; ++i)
+#pragma unroll
+      for (int j = 0; j < WPT_N; ++j) acc[i][j] += a[i] * b[j];
+  }
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i)
+#pragma unroll
+    for (int j = 0; j < WPT_N; ++j)
+      if (row0 + i < M && col0 + j < N) {
+        __global STORAGE* c = C + (long)(row0 + i) * ldc + col0 + j;
+        *c = scaled_output(acc[i][j], alpha, beta, c);
+      }
+}
+
+#endif
+
+/* ---- gemm_mma_sync ------------------------------------------------------------------------------------------ */
+
+#if GEMM_MMA_VARIANT == GEMM_MMA_ALL || GEMM_MMA_VARIANT == GEMM_MMA_SYNC
+
+#define THREADS (32 * WARPS_M * WARPS_N)
+#define FRAG_M (TILE_M / WARPS_M / 16)
+#define FRAG_N (TILE_N / WARPS_N / 8)
+#define K_STEPS (TILE_K / MMA_K)
+#define GROUP_M 8
+#if TRANS_A
+#define A_ROWS TILE_K
+#define A_CHUNKS (TILE_M / CHUNK)
+#else
+#define A_ROWS TILE_M
+#define A_CHUNKS (TILE_K / CHUNK)
+#endif
+#if TRANS_B
+#define B_ROWS TILE_N
+#define B_CHUNKS (TILE_K / CHUNK)
+#else
+#define B_ROWS TILE_K
+#define B_CHUNKS (TILE_N / CHUNK)
+#endif
+/* tf32 operands stored K-major are read as single words (ldmatrix.trans moves 16-bit elements only). */
+#define A_WORD_READS (MMA_TYPE == MMA_TF32 && TRANS_A)
+#define B_WORD_READS (MMA_TYPE == MMA_TF32 && !TRANS_B)
+#define A_STAGE_WORDS (A_ROWS * A_CHUNKS * 4)
+#define B_STAGE_WORDS (B_ROWS * B_CHUNKS * 4)
+#define STAGE_WORDS (A_STAGE_WORDS + B_STAGE_WORDS)
+#define EXCHANGE_WORDS 6 /* per work-item, for the emulated warp instructions */
+
+/* The XOR of the 16-byte chunks of `row` in a stored tile with `chunks` chunks per row. Fragment reads take 8
+ * consecutive rows at one chunk (ldmatrix: one 16-byte row each) or, for word reads, 4 consecutive rows at two
+ * chunks: either way the XOR puts them in distinct banks. Copies write whole rows (a permutation of the chunks
+ * within each group of 8), so they meet no conflicts either. */
+ALWAYS_INLINE int chunk_swizzle(int row, int chunks, int word_reads) {
+  if (word_reads) return (2 * row) & 7;
+  if (chunks >= 8) return row & 7;
+  return (row / (8 / chunks)) % chunks;
+}
+
+/* The local word of the first element of chunk `chunk` of row `row`. */
+ALWAYS_INLINE int tile_word(int row, int chunk, int chunks, int word_reads) {
+  return (row * chunks + (chunk ^ chunk_swizzle(row, chunks, word_reads))) * 4;
+}
+
+#if USE_PTX
+ALWAYS_INLINE uint local_address(__local const uint* pointer) { return (uint)(ulong)pointer; }
+#endif
+
+/* Copies 16 bytes (`bytes` of them from `source`, zeros after) to local memory: cp.async, or a plain copy. */
+ALWAYS_INLINE void copy_chunk(__local uint* target, const __global STORAGE* source, int bytes) {
+#if USE_PTX
+  __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(local_address(target)), "l"((ulong)source),
+                   "r"(bytes));
+#else
+  uint words[4] = {0u, 0u, 0u, 0u};
+  for (int e = 0; e < CHUNK; ++e)
+    if (e * ELEMENT_BYTES < bytes) words[e * ELEMENT_BYTES / 4] |= (uint)source[e] << (8 * ((e * ELEMENT_BYTES) % 4));
+  for (int w = 0; w < 4; ++w) target[w] = words[w];
+#endif
+}
+
+ALWAYS_INLINE void commit_copies(void) {
+#if USE_PTX
+  __asm__ volatile("cp.async.commit_group;");
+#endif
+}
+
+/* Waits until the copies of all but the last STAGES - 2 committed groups have landed (this thread's). */
+ALWAYS_INLINE void wait_copies(void) {
+#if USE_PTX
+#if STAGES <= 2
+  __asm__ volatile("cp.async.wait_group 0;");
+#elif STAGES == 3
+  __asm__ volatile("cp.async.wait_group 1;");
+#elif STAGES == 4
+  __asm__ volatile("cp.async.wait_group 2;");
+#else
+  __asm__ volatile("cp.async.wait_group 3;");
+#endif
+#endif
+}
+
+/* Copies one stored tile (rows x chunks) whose first element is `source` into `target`: stored row r exists when
+ * r < rows_valid, and cols_valid elements of each row exist. */
+ALWAYS_INLINE void copy_tile(__local uint* target, const __global STORAGE* source, int ld, int rows_valid,
+                             int cols_valid, int rows, int chunks, int word_reads, int thread) {
+#pragma unroll
+  for (int i = 0; i < rows * chunks / THREADS; ++i) {
+    const int index = thread + i * THREADS, r = index / chunks, c = index % chunks;
+    const int elements = r < rows_valid ? clamp(cols_valid - c * CHUNK, 0, CHUNK) : 0;
+    copy_chunk(target + tile_word(r, c, chunks, word_reads), elements > 0 ? source + (long)r * ld + c * CHUNK : source,
+               elements * ELEMENT_BYTES);
+  }
+}
+
+/* Starts the copies of K tile `kt` into stage buffer `stage`. */
+ALWAYS_INLINE void copy_stage(__local uint* stage, const __global STORAGE* A, int lda, const __global STORAGE* B,
+                              int ldb, int M, int N, int K, int bm, int bn, int kt, int thread) {
+  const int k0 = kt * TILE_K, m0 = bm * TILE_M, n0 = bn * TILE_N;
+#if TRANS_A
+  copy_tile(stage, A + (long)k0 * lda + m0, lda, K - k0, M - m0, A_ROWS, A_CHUNKS, A_WORD_READS, thread);
+#else
+  copy_tile(stage, A + (long)m0 * lda + k0, lda, M - m0, K - k0, A_ROWS, A_CHUNKS, A_WORD_READS, thread);
+#endif
+#if TRANS_B
+  copy_tile(stage + A_STAGE_WORDS, B + (long)n0 * ldb + k0, ldb, N - n0, K - k0, B_ROWS, B_CHUNKS, B_WORD_READS,
+            thread);
+#else
+  copy_tile(stage + A_STAGE_WORDS, B + (long)k0 * ldb + n0, ldb, K - k0, N - n0, B_ROWS, B_CHUNKS, B_WORD_READS,
+            thread);
+#endif
+}
+
+/* ldmatrix .x4: lane l names (a local word offset into `tile`) row l % 8 of 8x8 matrix l / 8 of 16-bit elements
+ * (8 x 4 words). Lane l receives in out[j], of matrix j: the word l % 4 of row l / 4 (trans = 0), or the elements
+ * (row 2 (l % 4), column l / 4) and (row 2 (l % 4) + 1, column l / 4) in its low and high half (trans = 1). */
+ALWAYS_INLINE void load_matrices(uint out[4], __local uint* tile, int word, int trans, __local uint* exchange,
+                                 int lane) {
+#if USE_PTX
+  const uint address = local_address(tile + word);
+  if (trans)
+    __asm__ volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(out[0]), "=r"(out[1]), "=r"(out[2]), "=r"(out[3])
+                     : "r"(address));
+  else
+    __asm__ volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(out[0]), "=r"(out[1]), "=r"(out[2]), "=r"(out[3])
+                     : "r"(address));
+#else
+  exchange[lane] = (uint)word;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int j = 0; j < 4; ++j) {
+    if (trans) {
+      const int column = lane / 4;
+      const uint low = tile[exchange[j * 8 + 2 * (lane % 4)] + column / 2] >> (16 * (column % 2));
+      const uint high = tile[exchange[j * 8 + 2 * (lane % 4) + 1] + column / 2] >> (16 * (column % 2));
+      out[j] = (low & 0xffffu) | (high << 16);
+    } else {
+      out[j] = tile[exchange[j * 8 + lane / 4] + lane % 4];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+}
+
+#if !USE_PTX
+/* The emulated mma's view of the exchanged fragments: element (row, k) of the 16 x MMA_K A and (k, col) of the
+ * MMA_K x 8 B, as PTX lays them out over the warp's lanes (word 0-3: A, 4-5: B). */
+ALWAYS_INLINE float fragment_a(__local const uint* exchange, int row, int k) {
+#if MMA_TYPE == MMA_TF32
+  return as_float(exchange[((row % 8) * 4 + k % 4) * EXCHANGE_WORDS + row / 8 + 2 * (k / 4)]);
+#else
+  const uint word = exchange[((row % 8) * 4 + (k % 8) / 2) * EXCHANGE_WORDS + row / 8 + 2 * (k / 8)];
+  return decode((word >> (16 * (k % 2))) & 0xffffu);
+#endif
+}
+ALWAYS_INLINE float fragment_b(__local const uint* exchange, int k, int col) {
+#if MMA_TYPE == MMA_TF32
+  return as_float(exchange[(col * 4 + k % 4) * EXCHANGE_WORDS + 4 + k / 4]);
+#else
+  const uint word = exchange[(col * 4 + (k % 8) / 2) * EXCHANGE_WORDS + 4 + k / 8];
+  return decode((word >> (16 * (k % 2))) & 0xffffu);
+#endif
+}
+#endif
+
+/* d += a * b for one m16n8 tile (mma.sync m16n8k16, or m16n8k8 for tf32): a 4 words, b 2 words, d 4 floats in
+ * PTX's fragment layouts (d[i]: row lane / 4 + 8 (i / 2), column 2 (lane % 4) + i % 2). */
+ALWAYS_INLINE void mma(float d[4], const uint a[4], const uint b[2], __local uint* exchange, int lane) {
+#if USE_PTX
+  __asm__(MMA_INSTRUCTION " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+          : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]),
+            "f"(d[3]));
+#else
+  for (int r = 0; r < 4; ++r) exchange[lane * EXCHANGE_WORDS + r] = a[r];
+  exchange[lane * EXCHANGE_WORDS + 4] = b[0];
+  exchange[lane * EXCHANGE_WORDS + 5] = b[1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = 0; i < 4; ++i) {
+    const int row = lane / 4 + 8 * (i / 2), col = 2 * (lane % 4) + i % 2;
+    float sum = d[i];
+    for (int k = 0; k < MMA_K; ++k) sum += fragment_a(exchange, row, k) * fragment_b(exchange, k, col);
+    d[i] = sum;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+}
+
+/* A tf32 operand word as the tensor cores take it: rounded to TF32 (cvt.rna), so that each operand is within half
+ * a TF32 unit of the float. 16-bit operands pass unchanged. */
+ALWAYS_INLINE uint operand_word(uint bits) {
+#if MMA_TYPE == MMA_TF32
+#if USE_PTX
+  uint rounded;
+  __asm__("cvt.rna.tf32.f32 %0, %1;" : "=r"(rounded) : "f"(as_float(bits)));
+  return rounded;
+#else
+  return tf32_round_bits(bits);
+#endif
+#else
+  return bits;
+#endif
+}
+
+/* The A fragment of the m16 tile whose first row is tile row m0, at K step ks of the stage's A tile. */
+ALWAYS_INLINE void load_a_fragment(uint a[4], __local uint* tile, int m0, int ks, __local uint* exchange, int lane) {
+#if A_WORD_READS
+  const int g = lane / 4, t = lane % 4, k = ks * MMA_K + t;
+  a[0] = tile[tile_word(k, (m0 + g) / CHUNK, A_CHUNKS, 1) + (m0 + g) % CHUNK];
+  a[1] = tile[tile_word(k, (m0 + g + 8) / CHUNK, A_CHUNKS, 1) + (m0 + g + 8) % CHUNK];
+  a[2] = tile[tile_word(k + 4, (m0 + g) / CHUNK, A_CHUNKS, 1) + (m0 + g) % CHUNK];
+  a[3] = tile[tile_word(k + 4, (m0 + g + 8) / CHUNK, A_CHUNKS, 1) + (m0 + g + 8) % CHUNK];
+#elif TRANS_A /* 16-bit, rows along K: matrix j covers k 8 (j / 2).., m 8 (j % 2).. */
+  const int j = lane / 8;
+  load_matrices(a, tile, tile_word(ks * 16 + (j / 2) * 8 + lane % 8, m0 / CHUNK + j % 2, A_CHUNKS, 0), 1, exchange,
+                lane);
+#else         /* rows along M: matrix j covers m 8 (j % 2).., k chunk 2 ks + j / 2 */
+  const int j = lane / 8;
+  load_matrices(a, tile, tile_word(m0 + (j % 2) * 8 + lane % 8, 2 * ks + j / 2, A_CHUNKS, 0), 0, exchange, lane);
+#endif
+#pragma unroll
+  for (int r = 0; r < 4; ++r) a[r] = operand_word(a[r]);
+}
+
+/* The B fragments of the two n8 tiles whose first column is tile column n0 (b0: n0, b1: n0 + 8), at K step ks. */
+ALWAYS_INLINE void load_b_fragments(uint b0[2], uint b1[2], __local uint* tile, int n0, int ks, __local uint* exchange,
+                                    int lane) {
+#if B_WORD_READS
+  const int g = lane / 4, t = lane % 4, k = ks * MMA_K + t;
+  b0[0] = tile[tile_word(k, (n0 + g) / CHUNK, B_CHUNKS, 1) + (n0 + g) % CHUNK];
+  b0[1] = tile[tile_word(k + 4, (n0 + g) / CHUNK, B_CHUNKS, 1) + (n0 + g) % CHUNK];
+  b1[0] = tile[tile_word(k, (n0 + 8 + g) / CHUNK, B_CHUNKS, 1) + (n0 + 8 + g) % CHUNK];
+  b1[1] = tile[tile_word(k + 4, (n0 + 8 + g) / CHUNK, B_CHUNKS, 1) + (n0 + 8 + g) % CHUNK];
+#else
+  uint words[4];
+  const int j = lane / 8;
+#if TRANS_B /* rows along N: matrix j covers n 8 (j / 2).., k chunk 2 ks + j % 2 */
+  load_matrices(words, tile, tile_word(n0 + (j / 2) * 8 + lane % 8, 2 * ks + j % 2, B_CHUNKS, 0), 0, exchange, lane);
+#else       /* 16-bit, rows along K: matrix j covers k 8 (j % 2).., n 8 (j / 2).. */
+  load_matrices(words, tile, tile_word(ks * 16 + (j % 2) * 8 + lane % 8, n0 / CHUNK + j / 2, B_CHUNKS, 0), 1, exchange,
+                lane);
+#endif
+  b0[0] = words[0];
+  b0[1] = words[1];
+  b1[0] = words[2];
+  b1[1] = words[3];
+#endif
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    b0[r] = operand_word(b0[r]);
+    b1[r] = operand_word(b1[r]);
+  }
+}
+
+/* The products of one stage (TILE_K of K) into the warp's accumulators. Emulated, the loops stay loops: unrolled,
+ * every emulated instruction's barriers would make PoCL compile a region of its own. */
+ALWAYS_INLINE void compute_stage(float acc[FRAG_M][FRAG_N][4], __local uint* stage, int warp_m, int warp_n,
+                                 __local uint* exchange, int lane) {
+#if USE_PTX
+#pragma unroll
+#else
+#pragma nounroll
+#endif
+  for (int ks = 0; ks < K_STEPS; ++ks) {
+    uint a[FRAG_M][4], b[FRAG_N][2];
+#if USE_PTX
+#pragma unroll
+#else
+#pragma nounroll
+#endif
+    for (int i = 0; i < FRAG_M; ++i)
+      load_a_fragment(a[i], stage, warp_m * (TILE_M / WARPS_M) + 16 * i, ks, exchange, lane);
+#if USE_PTX
+#pragma unroll
+#else
+#pragma nounroll
+#endif
+    for (int p = 0; p < FRAG_N / 2; ++p)
+      load_b_fragments(b[2 * p], b[2 * p + 1], stage + A_STAGE_WORDS, warp_n * (TILE_N / WARPS_N) + 16 * p, ks,
+                       exchange, lane);
+#if USE_PTX
+#pragma unroll
+#else
+#pragma nounroll
+#endif
+    for (int i = 0; i < FRAG_M; ++i)
+#if USE_PTX
+#pragma unroll
+#else
+#pragma nounroll
+#endif
+      for (int jj = 0; jj < FRAG_N; ++jj) {
+        const int j = i % 2 ? FRAG_N - 1 - jj : jj; /* serpentine: neighbouring mmas share an operand */
+        mma(acc[i][j], a[i], b[j], exchange, lane);
+      }
+  }
+}
+
+/* The work-group's tile of C: tiles taken in groups of GROUP_M tile rows, column by column within a group. */
+ALWAYS_INLINE int2 block_tile(int M, int N) {
+  const int tiles_m = (M + TILE_M - 1) / TILE_M, tiles_n = (N + TILE_N - 1) / TILE_N;
+  const int id = (int)get_group_id(0), per_group = GROUP_M * tiles_n, group = id / per_group;
+  const int first_m = group * GROUP_M, rows = min(tiles_m - first_m, GROUP_M), within = id % per_group;
+  return (int2)(first_m + within % rows, within / rows);
+}
+
+/* C = alpha * acc + beta * C for the accumulators (columns col, col + 1 of row `row`). */
+ALWAYS_INLINE void store_pair(__global STORAGE* C, int ldc, int M, int N, int row, int col, float first, float second,
+                              float alpha, float beta) {
+  if (row >= M || col >= N) return;
+  __global STORAGE* c = C + (long)row * ldc + col;
+  c[0] = scaled_output(first, alpha, beta, c);
+  if (col + 1 < N) c[1] = scaled_output(second, alpha, beta, c + 1);
+}
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync(
+    const int M, const int N, const int K, const float alpha, const __global STORAGE* restrict A, const ulong a_offset,
+    const int lda, const __global STORAGE* restrict B, const ulong b_offset, const int ldb, const float beta,
+    __global STORAGE* C, const ulong c_offset, const int ldc) {
+  __local uint4 buffers[STAGES * STAGE_WORDS / 4];
+  __local uint* stages = (__local uint*)buffers;
+#if USE_PTX
+  __local uint* exchange = stages; /* unused */
+#else
+  __local uint exchange_words[THREADS * EXCHANGE_WORDS];
+  __local uint* exchange = exchange_words + (get_local_id(0) / 32) * 32 * EXCHANGE_WORDS;
+#endif
+  const int thread = (int)get_local_id(0), lane = thread % 32, warp = thread / 32;
+  const int warp_m = warp / WARPS_N, warp_n = warp % WARPS_N;
+  const int2 tile = block_tile(M, N);
+  A += a_offset;
+  B += b_offset;
+  C += c_offset;
+
+  float acc[FRAG_M][FRAG_N][4];
+#pragma unroll
+  for (int i = 0; i < FRAG_M; ++i)
+#pragma unroll
+    for (int j = 0; j < FRAG_N; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+
+  const int k_tiles = (K + TILE_K - 1) / TILE_K;
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < k_tiles) copy_stage(stages + s * STAGE_WORDS, A, lda, B, ldb, M, N, K, tile.x, tile.y, s, thread);
+    commit_copies();
+  }
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    wait_copies();
+    barrier(CLK_LOCAL_MEM_FENCE); /* tile kt is in; every warp is done with the buffer refilled next */
+    const int next = kt + STAGES - 1;
+    if (next < k_tiles)
+      copy_stage(stages + (next % STAGES) * STAGE_WORDS, A, lda, B, ldb, M, N, K, tile.x, tile.y, next, thread);
+    commit_copies();
+    compute_stage(acc, stages + (kt % STAGES) * STAGE_WORDS, warp_m, warp_n, exchange, lane);
+  }
+
+  const int row0 = tile.x * TILE_M + warp_m * (TILE_M / WARPS_M) + lane / 4;
+  const int col0 = tile.y * TILE_N + warp_n * (TILE_N / WARPS_N) + 2 * (lane % 4);
+#pragma unroll
+  for (int i = 0; i < FRAG_M; ++i)
+#pragma unroll
+    for (int j = 0; j < FRAG_N; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        store_pair(C, ldc, M, N, row0 + 16 * i + 8 * h, col0 + 8 * j, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha,
+                   beta);
+}
+
+#endif

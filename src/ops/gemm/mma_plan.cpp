@@ -1,0 +1,92 @@
+#include "ops/gemm/mma_plan.hpp"
+
+#include "checks.hpp"
+#include "tilecl/error.hpp"
+
+namespace tilecl::detail::gemm::mma {
+namespace {
+
+std::uint64_t value_of(const Config& config, const char* name) {
+  return static_cast<std::uint64_t>(config.value(name));
+}
+
+// 1. gemm_mma_sync copies 16 bytes at a time from each row of A and B: every row must start on a 16-byte boundary,
+// so the leading dimension and the offset must be multiples of `chunk` elements (buffers are aligned far beyond
+// that). An operand that misses it is packed, its rows padded with zeros. With K == 0 nothing is read.
+void plan_packing(const FormatInfo& format, Plan& plan) {
+  const KernelProblem& p = plan.p;
+  plan.a.rows = p.trans_a ? p.k : p.m;
+  plan.a.cols = p.trans_a ? p.m : p.k;
+  plan.b.rows = p.trans_b ? p.n : p.k;
+  plan.b.cols = p.trans_b ? p.k : p.n;
+  if (plan.variant != "mma" || p.k == 0) return;
+  const auto chunk = static_cast<std::uint64_t>(format.chunk);
+  auto place = [&](StoredOperand& stored, const Operand& operand) {
+    stored.packed = operand.ld % chunk != 0 || operand.offset % chunk != 0;
+    if (!stored.packed) return;
+    stored.packed_ld = round_up(stored.cols, chunk);
+    const std::uint64_t elements = stored.rows * stored.packed_ld;
+    if (elements > kMaxKernelExtent)
+      throw Error(kOp, "workspace", CL_INVALID_VALUE,
+                  "a packed operand would span " + std::to_string(elements) +
+                      " elements, beyond the kernels' 32-bit index range");
+    stored.at = plan.workspace;
+    plan.workspace += round_up(elements, 64);
+  };
+  place(plan.a, p.a);
+  place(plan.b, p.b);
+}
+
+// 2. The main kernel's NDRange.
+void plan_geometry(const Config& config, Plan& plan) {
+  const std::uint64_t m = plan.p.m, n = plan.p.n;
+  if (plan.variant == "mma") {
+    const std::uint64_t threads = 32 * value_of(config, "WARPS_M") * value_of(config, "WARPS_N");
+    const std::uint64_t tiles = ceil_div(m, value_of(config, "TILE_M")) * ceil_div(n, value_of(config, "TILE_N"));
+    plan.global = cl::NDRange(tiles * threads);
+    plan.local = cl::NDRange(threads);
+    plan.work_group = threads;
+    return;
+  }
+  const std::uint64_t x_items = ceil_div(n, value_of(config, "WPT_N")),
+                      y_items = ceil_div(m, value_of(config, "WPT_M"));
+  const std::uint64_t x = value_of(config, "WG_X"), y = value_of(config, "WG_Y");
+  if (x == 0 || y == 0) {
+    plan.global = cl::NDRange(x_items, y_items);
+    plan.local = cl::NullRange;
+    return;
+  }
+  plan.global = cl::NDRange(round_up(x_items, x), round_up(y_items, y));
+  plan.local = cl::NDRange(x, y);
+  plan.work_group = x * y;
+}
+
+}  // namespace
+
+Plan make_plan(const FormatInfo& format, const Config& config, const KernelProblem& problem, bool use_ptx) {
+  Plan plan;
+  plan.variant = config.variant;
+  plan.kernel = config.variant == "mma" ? "gemm_mma_sync" : "gemm_mma_portable";
+  plan.p = problem;
+  plan.use_ptx = use_ptx;
+  plan_packing(format, plan);
+  plan_geometry(config, plan);
+  return plan;
+}
+
+BuildOptions main_options(const FormatInfo& format, const Config& config, const Plan& plan) {
+  BuildOptions options;
+  options.define("MMA_TYPE", format.macro);
+  options.define("TRANS_A", plan.p.trans_a ? 1 : 0);
+  options.define("TRANS_B", plan.p.trans_b ? 1 : 0);
+  options.define("GEMM_MMA_VARIANT", plan.variant == "mma" ? "GEMM_MMA_SYNC" : "GEMM_MMA_PORTABLE");
+  variants_for(format.format).space.add_build_macros(config, options);
+  if (plan.variant == "mma") {
+    options.define("USE_PTX", plan.use_ptx ? 1 : 0);
+    if (plan.use_ptx && config.value("REGISTERS") > 0)
+      options.flag("-cl-nv-maxrregcount=" + std::to_string(config.value("REGISTERS")));
+  }
+  return options;
+}
+
+}  // namespace tilecl::detail::gemm::mma

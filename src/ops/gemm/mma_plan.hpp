@@ -1,0 +1,44 @@
+// What one half / bfloat16 / TF32 gemm call enqueues, worked out on the host (pure arithmetic, unit-tested without
+// a device):
+//   1. gemm_mma_pack for each operand gemm_mma_sync cannot copy 16 bytes at a time (a leading dimension or offset
+//      that is not a multiple of 16 bytes' worth of elements): it goes to a workspace with its rows padded to a
+//      multiple of 16 bytes (zeros);
+//   2. the main kernel, gemm_mma_sync or gemm_mma_portable (which reads any layout in place).
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <cstdint>
+#include <string>
+
+#include "build_options.hpp"
+#include "ops/gemm/mma_variants.hpp"
+#include "ops/gemm/problem.hpp"
+#include "tuning/search_space.hpp"
+
+namespace tilecl::detail::gemm::mma {
+
+// An operand as stored: rows x cols (row-major), and where gemm_mma_pack puts it when packed.
+struct StoredOperand {
+  std::uint64_t rows = 0, cols = 0;
+  bool packed = false;
+  std::uint64_t packed_ld = 0, at = 0;  // the packed copy: leading dimension and workspace offset (elements)
+};
+
+struct Plan {
+  std::string variant, kernel;
+  KernelProblem p;
+  bool use_ptx = false;         // gemm_mma_sync: PTX (1) or emulated warp instructions (0)
+  StoredOperand a, b;           // op(A) and op(B) as stored
+  std::uint64_t workspace = 0;  // elements
+  cl::NDRange global, local;
+  std::uint64_t work_group = 0;  // 0: the driver chooses
+};
+
+// The plan of `config` for the row-major problem `problem` on a device where gemm_mma_sync does (use_ptx) or does
+// not run its PTX. Throws tilecl::Error when a packed operand would exceed the kernels' 32-bit index range.
+Plan make_plan(const FormatInfo& format, const Config& config, const KernelProblem& problem, bool use_ptx);
+
+// The -D options (and, for a PTX build with a register cap, the compiler flag) of the plan's program.
+BuildOptions main_options(const FormatInfo& format, const Config& config, const Plan& plan);
+
+}  // namespace tilecl::detail::gemm::mma

@@ -1,0 +1,86 @@
+#include "ops/gemm/mma_shapes.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "checks.hpp"
+
+namespace tilecl::detail::gemm::mma {
+namespace {
+
+// A tiling of gemm_mma_sync and what it is expected to sustain: `resident` work-groups per compute unit (registers
+// and 48 KiB of local memory each), and `efficiency`, the share of the best tiling's rate per compute unit once that
+// many are resident. TILE_K is 32 (16-bit) or 16 (tf32): each stage then holds 32 bytes of K per row. Efficiencies
+// from the H200 at 4096^3 (bench/results/nvidia-h200/gemm-mma/probe-4096.txt, half / bf16 / tf32 alike): 128 x 128
+// with 2 x 2 warps (64 x 64 per warp) 250-258 TFLOP/s, 128 x 256 231-234, 256 x 128 212, 64 x 128 185, 128 x 128 with
+// 2 x 4 warps 174.
+struct Tiling {
+  std::int64_t tile_m, tile_n, warps_m, warps_n, stages, registers;
+  double resident, efficiency;
+};
+const std::vector<Tiling>& tilings() {
+  static const std::vector<Tiling> all{{128, 128, 2, 2, 3, 0, 2, 1.00}, {128, 256, 2, 4, 2, 0, 1, 0.92},
+                                       {256, 128, 4, 2, 2, 0, 1, 0.84}, {64, 128, 2, 2, 4, 0, 3, 0.74},
+                                       {128, 64, 2, 2, 4, 0, 3, 0.74},  {128, 128, 2, 4, 3, 0, 2, 0.69},
+                                       {64, 64, 2, 2, 4, 0, 4, 0.60}};
+  return all;
+}
+
+Config sync_config(const FormatInfo& format, const Tiling& t) {
+  return {"mma",
+          {{"TILE_M", t.tile_m},
+           {"TILE_N", t.tile_n},
+           {"TILE_K", format.format == Format::TF32 ? 16 : 32},
+           {"WARPS_M", t.warps_m},
+           {"WARPS_N", t.warps_n},
+           {"STAGES", t.stages},
+           {"REGISTERS", t.registers}}};
+}
+
+// Model time (arbitrary units): the compute units share the tiles; one with fewer than `resident` of them runs
+// slower (latency no longer hidden).
+double model_time(const Tiling& t, const KernelProblem& p, std::uint64_t units) {
+  const double tiles = static_cast<double>(ceil_div(p.m, t.tile_m) * ceil_div(p.n, t.tile_n));
+  const double per_unit = std::ceil(tiles / static_cast<double>(units));
+  const double fill = std::min(1.0, per_unit / t.resident);
+  return per_unit * static_cast<double>(t.tile_m * t.tile_n) / (t.efficiency * std::sqrt(fill));
+}
+
+std::vector<Config> sync_ranked(const FormatInfo& format, const KernelProblem& p, const DeviceInfo& device) {
+  const std::uint64_t units = std::max(1u, device.compute_units);
+  std::vector<std::pair<double, Config>> scored;
+  for (const Tiling& t : tilings()) scored.emplace_back(model_time(t, p, units), sync_config(format, t));
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Config> ranked;
+  ranked.reserve(scored.size());
+  for (auto& [time, config] : scored) ranked.push_back(std::move(config));
+  return ranked;
+}
+
+// The portable kernel. On CPUs (PoCL vectorizes across work-items along dimension 0) one column per work-item and
+// 16 of them in a row: neighbours read neighbouring elements of B and share A; a fixed work-group, since PoCL
+// compiles a kernel per local size. On GPUs a 4 x 4 block per work-item.
+std::vector<Config> portable_ranked(const DeviceInfo& device) {
+  auto portable = [](std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t wg_x, std::int64_t wg_y) {
+    return Config{"portable", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
+  };
+  if (device.is_cpu() || !device.local_memory_is_dedicated) return {portable(8, 1, 16, 1), portable(4, 4, 1, 8)};
+  return {portable(4, 4, 16, 8), portable(2, 2, 16, 16)};
+}
+
+}  // namespace
+
+std::vector<Config> ranked_configs(const FormatInfo& format, const KernelProblem& p, const DeviceInfo& device) {
+  std::vector<Config> ranked;
+  if (uses_ptx(device)) ranked = sync_ranked(format, p, device);
+  for (auto& config : portable_ranked(device)) ranked.push_back(std::move(config));
+  const SearchSpace& space = variants_for(format.format).space;
+  std::vector<Config> valid;
+  for (auto& config : ranked)
+    if (space.validate(config, device).empty() && std::find(valid.begin(), valid.end(), config) == valid.end())
+      valid.push_back(std::move(config));
+  if (valid.empty()) valid.push_back({"portable", {{"WPT_M", 1}, {"WPT_N", 1}, {"WG_X", 0}, {"WG_Y", 0}}});
+  return valid;
+}
+
+}  // namespace tilecl::detail::gemm::mma
