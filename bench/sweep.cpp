@@ -55,7 +55,7 @@ std::vector<SweepPoint> run_sweep(BenchContext& context, const SweepSettings& se
   for (const SweepOp& op : sweep_ops(*context.info)) {
     if (!wanted.empty() && !wanted.count(op.family) && !wanted.count(op.op)) continue;
     // Each op draws from its own stream, so adding an op or changing a count leaves the others' shapes alone.
-    std::mt19937_64 random(settings.seed * 1000003 + std::hash<std::string>{}(op.op + op.dtype));
+    std::mt19937_64 random = sweeps::sweep_random(settings.seed, op.op, op.dtype);
     const int count = settings.count > 0 ? settings.count : op.default_count;
     for (int i = 0; i < count; ++i) {
       SweepPoint point = op.measure_random_shape(context, random);

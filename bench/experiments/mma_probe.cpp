@@ -6,13 +6,15 @@
 // Build against a Release build of tilecl:
 //   g++ -O2 -std=c++17 -Iinclude -Isrc -Ibuild-gpu/src/generated bench/experiments/mma_probe.cpp \
 //       build-gpu/libtilecl.a -lOpenCL -lpthread -o mma_probe
-// Run: mma_probe [SIZE...]   (default 4096 8192)
+// Run: mma_probe [--builds] [SHAPE...]   (SHAPE: N for N^3 or MxNxK; default 4096 8192)
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <CL/opencl.hpp>
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include "kernel_sources.hpp"
@@ -41,9 +43,10 @@ Config sync(std::int64_t tm, std::int64_t tn, std::int64_t tk, std::int64_t wm, 
 
 std::vector<Config> tilings(mma::Format format) {
   const std::int64_t k = format == mma::Format::TF32 ? 16 : 32;
-  return {sync(128, 128, k, 2, 4, 3, 128),  sync(128, 128, k, 2, 4, 3, 0), sync(128, 256, k, 2, 4, 2, 0),
-          sync(128, 128, k, 2, 2, 3, 0),    sync(256, 128, k, 4, 2, 2, 0), sync(64, 128, k, 2, 2, 4, 0),
-          sync(128, 128, k / 2, 2, 4, 4, 0)};
+  return {sync(128, 128, k, 2, 2, 3, 0),     sync(128, 128, k, 2, 2, 2, 0),     sync(128, 128, k, 2, 2, 4, 0),
+          sync(128, 128, 2 * k, 2, 2, 2, 0), sync(128, 128, 2 * k, 2, 2, 3, 0), sync(128, 128, k / 2, 2, 2, 4, 0),
+          sync(128, 256, k, 2, 4, 3, 0),     sync(256, 128, k, 4, 2, 3, 0),     sync(128, 64, k, 2, 1, 4, 0),
+          sync(64, 128, k, 1, 2, 4, 0),      sync(64, 64, k, 1, 1, 4, 0)};
 }
 
 void report_builds(const cl::Context& context, const cl::Device& device) {
@@ -81,12 +84,13 @@ double kernel_ms(const std::vector<cl::Event>& events) {
 }
 
 template <typename T>
-void time_configs(cl::CommandQueue& queue, const cl::Context& context, std::size_t n) {
+void time_configs(cl::CommandQueue& queue, const cl::Context& context, std::size_t m, std::size_t n, std::size_t k) {
   const auto format = detail::mma_format_of<T>();
   const auto& info = mma::format_info(format);
-  cl::Buffer a(context, CL_MEM_READ_WRITE, n * n * sizeof(T)), b(context, CL_MEM_READ_WRITE, n * n * sizeof(T)),
-      c(context, CL_MEM_READ_WRITE, n * n * sizeof(T));
-  std::vector<T> values(n * n);
+  const std::size_t largest = std::max({m * k, k * n, m * n});
+  cl::Buffer a(context, CL_MEM_READ_WRITE, largest * sizeof(T)), b(context, CL_MEM_READ_WRITE, largest * sizeof(T)),
+      c(context, CL_MEM_READ_WRITE, largest * sizeof(T));
+  std::vector<T> values(largest);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = T(static_cast<float>(i % 97) / 97.0f - 0.5f);
   queue.enqueueWriteBuffer(a, CL_TRUE, 0, values.size() * sizeof(T), values.data());
   queue.enqueueWriteBuffer(b, CL_TRUE, 0, values.size() * sizeof(T), values.data());
@@ -99,7 +103,7 @@ void time_configs(cl::CommandQueue& queue, const cl::Context& context, std::size
       verified = subject->verify(queue, config);
       for (int run = 0; run < 6; ++run) {
         std::vector<cl::Event> events;
-        detail::gemm_mma_with<T>(config, queue, Layout::RowMajor, Transpose::No, Transpose::No, n, n, n, 1.0f, a, 0, n,
+        detail::gemm_mma_with<T>(config, queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.0f, a, 0, k,
                                  b, 0, n, 0.0f, c, 0, n, nullptr, &events);
         queue.finish();
         if (run > 0) times.push_back(kernel_ms(events));
@@ -109,8 +113,8 @@ void time_configs(cl::CommandQueue& queue, const cl::Context& context, std::size
     }
     std::sort(times.begin(), times.end());
     const double ms = times.empty() ? 0 : times[times.size() / 2];
-    std::cout << "time " << info.dtype->name << " " << n << "^3 " << config.to_string() << "  "
-              << (ms > 0 ? 2.0 * n * n * n / (ms * 1e-3) * 1e-12 : 0) << " TFLOP/s  " << ms
+    std::cout << "time " << info.dtype->name << " " << m << "x" << n << "x" << k << " " << config.to_string() << "  "
+              << (ms > 0 ? 2.0 * m * n * k / (ms * 1e-3) * 1e-12 : 0) << " TFLOP/s  " << ms
               << " ms  verify: " << (verified.empty() ? "ok" : verified.substr(0, 200)) << std::endl;
   }
 }
@@ -118,20 +122,31 @@ void time_configs(cl::CommandQueue& queue, const cl::Context& context, std::size
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::size_t> sizes;
-  for (int i = 1; i < argc; ++i) sizes.push_back(std::stoul(argv[i]));
-  if (sizes.empty()) sizes = {4096, 8192};
+  // Arguments: [--builds] SHAPE... where SHAPE is N (N^3) or MxNxK; default 4096 8192.
+  bool builds = false;
+  std::vector<std::array<std::size_t, 3>> shapes;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--builds") {
+      builds = true;
+      continue;
+    }
+    std::size_t m = 0, n = 0, k = 0;
+    if (std::sscanf(arg.c_str(), "%zux%zux%zu", &m, &n, &k) != 3) m = n = k = std::stoul(arg);
+    shapes.push_back({m, n, k});
+  }
+  if (shapes.empty()) shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
   const cl::Device device = select_device();
   const DeviceInfo& info = device_info(device);
   std::cout << info.device_name << " compute capability " << info.nv_compute_capability << ", driver "
             << info.driver_version << "\n";
   cl::Context context(device);
   cl::CommandQueue queue(context, device, CL_QUEUE_PROFILING_ENABLE);
-  report_builds(context, device);
-  for (std::size_t n : sizes) {
-    time_configs<half>(queue, context, n);
-    time_configs<bfloat16>(queue, context, n);
-    time_configs<float>(queue, context, n);
+  if (builds) report_builds(context, device);
+  for (const auto& [m, n, k] : shapes) {
+    time_configs<half>(queue, context, m, n, k);
+    time_configs<bfloat16>(queue, context, m, n, k);
+    time_configs<float>(queue, context, m, n, k);
   }
   return 0;
 }

@@ -9,19 +9,9 @@
 
 #include "bench_context.hpp"
 #include "sweep.hpp"
+#include "sweeps/shapes.hpp"
 
 namespace tilecl::bench::sweeps {
-
-// An integer in [low, high], uniform in log space (so each factor of two gets the same share of shapes).
-inline std::uint64_t log_uniform(std::mt19937_64& random, std::uint64_t low, std::uint64_t high) {
-  std::uniform_real_distribution<double> exponent(std::log(static_cast<double>(low)),
-                                                  std::log(static_cast<double>(high) + 1.0));
-  return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::exp(exponent(random))), low, high);
-}
-
-inline bool coin(std::mt19937_64& random, double probability = 0.5) {
-  return std::uniform_real_distribution<double>(0, 1)(random) < probability;
-}
 
 // A device buffer of `elements` elements filled with a repeating non-zero pattern (values do not change the
 // timing of these ops; filling on the device keeps multi-GiB shapes quick).

@@ -20,49 +20,6 @@
 namespace tilecl::bench::sweeps {
 namespace {
 
-struct GemmShape {
-  Layout layout = Layout::RowMajor;
-  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
-  std::uint64_t m = 1, n = 1, k = 1, lda = 1, ldb = 1, ldc = 1;
-
-  // Stored rows and columns of A, B, C in the shape's layout.
-  static std::uint64_t extent(Layout layout, std::uint64_t rows, std::uint64_t cols, std::uint64_t ld) {
-    return layout == Layout::RowMajor ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
-  }
-  std::uint64_t a_rows() const { return trans_a == Transpose::Yes ? k : m; }
-  std::uint64_t a_cols() const { return trans_a == Transpose::Yes ? m : k; }
-  std::uint64_t b_rows() const { return trans_b == Transpose::Yes ? n : k; }
-  std::uint64_t b_cols() const { return trans_b == Transpose::Yes ? k : n; }
-  std::uint64_t minimal_ld(std::uint64_t rows, std::uint64_t cols) const {
-    return layout == Layout::RowMajor ? cols : rows;
-  }
-
-  std::string text() const {
-    std::string name = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + ":" +
-                       (trans_a == Transpose::Yes ? "T" : "N") + (trans_b == Transpose::Yes ? "T" : "N") +
-                       (layout == Layout::RowMajor ? ":row" : ":col");
-    const bool padded =
-        lda != minimal_ld(a_rows(), a_cols()) || ldb != minimal_ld(b_rows(), b_cols()) || ldc != minimal_ld(m, n);
-    return padded ? name + ":ld+" : name;
-  }
-};
-
-GemmShape draw(std::mt19937_64& random, std::uint64_t largest) {
-  GemmShape s;
-  s.m = log_uniform(random, 1, largest);
-  s.n = log_uniform(random, 1, largest);
-  s.k = log_uniform(random, 1, largest);
-  s.trans_a = coin(random) ? Transpose::Yes : Transpose::No;
-  s.trans_b = coin(random) ? Transpose::Yes : Transpose::No;
-  s.layout = coin(random) ? Layout::RowMajor : Layout::ColMajor;
-  const bool padded = coin(random);
-  auto pad = [&] { return padded ? std::uniform_int_distribution<std::uint64_t>(1, 16)(random) : 0; };
-  s.lda = s.minimal_ld(s.a_rows(), s.a_cols()) + pad();
-  s.ldb = s.minimal_ld(s.b_rows(), s.b_cols()) + pad();
-  s.ldc = s.minimal_ld(s.m, s.n) + pad();
-  return s;
-}
-
 #ifdef TILECL_HAVE_CLBLAST
 template <typename T>
 void clblast_gemm(cl::CommandQueue& queue, const GemmShape& s, const cl::Buffer& a, const cl::Buffer& b,
@@ -141,7 +98,7 @@ template <typename T>
 SweepOp gemm_op(const DeviceInfo& device, int count) {
   const std::uint64_t largest = device.is_cpu() ? 1500 : 6000;
   return {"gemm", "gemm", type_name<T>(), count, [largest](BenchContext& context, std::mt19937_64& random) {
-            return measure<T>(context, draw(random, largest));
+            return measure<T>(context, draw_gemm_shape(random, largest));
           }};
 }
 

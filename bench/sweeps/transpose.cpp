@@ -15,24 +15,6 @@
 namespace tilecl::bench::sweeps {
 namespace {
 
-struct TransposeShape {
-  std::uint64_t rows = 1, cols = 1, ld_in = 1, ld_out = 1;
-  std::string text() const {
-    return std::to_string(rows) + "x" + std::to_string(cols) + (ld_in != cols || ld_out != rows ? ":ld+" : "");
-  }
-};
-
-TransposeShape draw(std::mt19937_64& random, std::uint64_t largest) {
-  TransposeShape s;
-  s.rows = log_uniform(random, 1, largest);
-  s.cols = log_uniform(random, 1, largest);
-  const bool padded = coin(random, 1.0 / 3);
-  auto pad = [&] { return padded ? std::uniform_int_distribution<std::uint64_t>(1, 16)(random) : 0; };
-  s.ld_in = s.cols + pad();
-  s.ld_out = s.rows + pad();
-  return s;
-}
-
 #ifdef TILECL_HAVE_CLBLAST
 template <typename T>
 void clblast_omatcopy(cl::CommandQueue& queue, const TransposeShape& s, const cl::Buffer& in, cl::Buffer& out) {
@@ -80,7 +62,7 @@ template <typename T>
 SweepOp transpose_op(const DeviceInfo& device, int count) {
   const std::uint64_t largest = device.is_cpu() ? 4000 : 20000;
   return {"transpose", "transpose", type_name<T>(), count, [largest](BenchContext& context, std::mt19937_64& random) {
-            return measure<T>(context, draw(random, largest));
+            return measure<T>(context, draw_transpose_shape(random, largest));
           }};
 }
 

@@ -62,9 +62,9 @@ SweepPoint sum_point(BenchContext& context, std::uint64_t n) {
 std::vector<SweepOp> vector_sweep_ops(const DeviceInfo& device) {
   const std::uint64_t largest = largest_length(device);
   return {{"elementwise", "axpy", "float", 20,
-           [largest](BenchContext& c, std::mt19937_64& r) { return axpy_point(c, log_uniform(r, 1, largest)); }},
+           [largest](BenchContext& c, std::mt19937_64& r) { return axpy_point(c, draw_vector_length(r, largest)); }},
           {"reduce", "sum", "float", 20,
-           [largest](BenchContext& c, std::mt19937_64& r) { return sum_point(c, log_uniform(r, 1, largest)); }}};
+           [largest](BenchContext& c, std::mt19937_64& r) { return sum_point(c, draw_vector_length(r, largest)); }}};
 }
 
 }  // namespace tilecl::bench::sweeps

@@ -4,6 +4,7 @@
 #include "ops/elementwise.hpp"
 #include "support/fixture.hpp"
 #include "support/guarded_buffer.hpp"
+#include "sweeps/shapes.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
 
@@ -118,6 +119,19 @@ TEST_SUITE("ops.elementwise") {
       CAPTURE(n);
       check_axpy<float>(nullptr, n, 0, 0);
       check_vector_add<float>(nullptr, n, 0);
+    }
+  }
+
+  TEST_CASE("elementwise: axpy at the bench sweep's lengths, scaled down (seeds 1-4)") {
+    // The same random streams as `tilecl bench --sweep` (bench/sweeps/shapes.hpp), lengths up to 2^20.
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      auto random = bench::sweeps::sweep_random(seed, "axpy", "float");
+      for (int i = 0; i < 8; ++i) {
+        const std::size_t n = bench::sweeps::draw_vector_length(random, std::size_t{1} << 20);
+        CAPTURE(seed);
+        CAPTURE(n);
+        check_axpy<float>(nullptr, n, static_cast<std::size_t>(i % 3), static_cast<std::size_t>(i % 2));
+      }
     }
   }
 

@@ -13,6 +13,7 @@
 #include "reference/gemm_reference.hpp"
 #include "support/fixture.hpp"
 #include "support/guarded_buffer.hpp"
+#include "sweeps/shapes.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
 #include "tilecl/tuning.hpp"
@@ -367,6 +368,41 @@ TEST_SUITE("ops.gemm") {
         check_gemm<float>(&config, p);
       }
     }
+  }
+
+  TEST_CASE("gemm: the bench sweep's shapes, scaled down (seeds 1-4): this device's choice and an H200-like GPU's") {
+    // The same random streams as `tilecl bench --sweep` (bench/sweeps/shapes.hpp) with sides of at most 80: the
+    // sweep's mix of transposes, layouts, padded leading dimensions and aspect ratios, each through the public
+    // API and through the default configuration an H200-like GPU gives the shape's category.
+    DeviceInfo gpu = *device().info;
+    gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true, gpu.compute_units = 132;
+    gpu.local_memory_bytes = std::min<std::uint64_t>(49152, device().info->local_memory_bytes);
+    for (std::uint64_t seed = 1; seed <= 4; ++seed)
+      for (const bool fp64 : {false, true}) {
+        if (fp64 && !device().info->fp64) continue;
+        auto random = bench::sweeps::sweep_random(seed, "gemm", fp64 ? "double" : "float");
+        for (int shape = 0; shape < (fp64 ? 4 : 10); ++shape) {
+          const auto s = bench::sweeps::draw_gemm_shape(random, 80);
+          CAPTURE(seed);
+          CAPTURE(s.text());
+          Problem p;
+          p.layout = s.layout, p.trans_a = s.trans_a, p.trans_b = s.trans_b, p.m = s.m, p.n = s.n, p.k = s.k;
+          p.lda_extra = s.lda - s.minimal_ld(s.a_rows(), s.a_cols());
+          p.ldb_extra = s.ldb - s.minimal_ld(s.b_rows(), s.b_cols());
+          p.ldc_extra = s.ldc - s.minimal_ld(s.m, s.n);
+          p.alpha = 1.25, p.beta = shape % 2 == 0 ? 0.0 : 0.5, p.c_offset = static_cast<std::size_t>(shape % 3);
+          const Config gpu_choice =
+              detail::gemm_default_config(fp64 ? detail::dtype_of<double>() : detail::dtype_of<float>(),
+                                          detail::gemm_bucket(p.layout, p.trans_a, p.trans_b, p.m, p.n, p.k), gpu);
+          if (fp64) {
+            check_gemm<double>(nullptr, p);
+            check_gemm<double>(&gpu_choice, p);
+          } else {
+            check_gemm<float>(nullptr, p);
+            check_gemm<float>(&gpu_choice, p);
+          }
+        }
+      }
   }
 
   TEST_CASE("gemm: the public API with its own parameters, float and double, in several buckets") {

@@ -12,6 +12,7 @@
 #include "reference/reduce_reference.hpp"
 #include "support/fixture.hpp"
 #include "support/guarded_buffer.hpp"
+#include "sweeps/shapes.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/reduce.hpp"
 #include "tilecl/tuning.hpp"
@@ -248,6 +249,19 @@ TEST_SUITE("ops.reduce") {
           reference::max_value(ints.data(), 5000));
     CHECK(reduce_index<std::int32_t>(device().queue, ReduceOp::ArgMin, 4990, x, 10) ==
           reference::argmin(ints.data() + 10, 4990));
+  }
+
+  TEST_CASE("reduce: sums at the bench sweep's lengths, scaled down (seeds 1-4)") {
+    // The same random streams as `tilecl bench --sweep` (bench/sweeps/shapes.hpp), lengths up to 2^20.
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      auto random = bench::sweeps::sweep_random(seed, "sum", "float");
+      for (int i = 0; i < 8; ++i) {
+        const std::size_t n = bench::sweeps::draw_vector_length(random, std::size_t{1} << 20);
+        CAPTURE(seed);
+        CAPTURE(n);
+        check_reduce<float>(nullptr, ReduceOp::Sum, n, static_cast<std::size_t>(i % 3));
+      }
+    }
   }
 
   TEST_CASE("reduce: float sum of 2^26 random values is within 1e-6 relative of a double reference") {

@@ -9,6 +9,7 @@
 #include "reference/transpose_reference.hpp"
 #include "support/fixture.hpp"
 #include "support/guarded_buffer.hpp"
+#include "sweeps/shapes.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/transpose.hpp"
 #include "tilecl/tuning.hpp"
@@ -204,6 +205,28 @@ TEST_SUITE("ops.transpose") {
       check_transpose<float>(nullptr, shape, kLayouts[0]);
       check_transpose<std::uint8_t>(nullptr, shape, kLayouts[1]);
     }
+  }
+
+  TEST_CASE("transpose: the bench sweep's shapes, scaled down (seeds 1-4), float, double and bytes") {
+    // The same random streams as `tilecl bench --sweep` (bench/sweeps/shapes.hpp) with sides of at most 700:
+    // its aspect ratios, ragged edges and padded leading dimensions, through the public API.
+    for (std::uint64_t seed = 1; seed <= 4; ++seed)
+      for (const char* dtype : {"float", "uint8", "double"}) {
+        auto random = bench::sweeps::sweep_random(seed, "transpose", dtype);
+        for (int i = 0; i < 6; ++i) {
+          const auto s = bench::sweeps::draw_transpose_shape(random, 700);
+          CAPTURE(seed);
+          CAPTURE(dtype);
+          CAPTURE(s.text());
+          const Shape shape{s.rows, s.cols};
+          auto layout = kLayouts[0];  // packed, then the shape's padding and an odd input offset in half of them
+          layout.name = "sweep", layout.in_offset = static_cast<std::size_t>(i % 2);
+          layout.ld_in_extra = s.ld_in - s.cols, layout.ld_out_extra = s.ld_out - s.rows;
+          if (std::string(dtype) == "float") check_transpose<float>(nullptr, shape, layout);
+          if (std::string(dtype) == "uint8") check_transpose<std::uint8_t>(nullptr, shape, layout);
+          if (std::string(dtype) == "double") check_transpose<double>(nullptr, shape, layout);
+        }
+      }
   }
 
   TEST_CASE("transpose: matrices taller than one launch are transposed in bands of rows") {
