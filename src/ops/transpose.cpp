@@ -281,21 +281,32 @@ cl::Event enqueue_copy(cl::CommandQueue& queue, const DTypeInfo& dtype, const Ma
 }
 
 // Shape buckets: tiny problems (launch-bound), thin matrices (one side below 32: tiles are mostly empty),
-// medium and large.
+// medium and large; medium and large split by whether every output row starts on a 32-byte sector (ld_out a
+// multiple of 32 bytes): there the padded tile writes whole sectors, elsewhere the shifted tile does (an H200
+// sweep, seed 3: a 5305 x 8878 float matrix ran the padded tile chosen for an earlier aligned shape at 72% of copy).
 struct Bucket {
   std::uint64_t code;
   const char* name;
   std::uint64_t timing_rows, timing_cols;  // timed when no call's shape is known (tilecl tune without --shape)
+  bool out_aligned;
 };
-const Bucket& bucket_of(std::uint64_t rows, std::uint64_t cols) {
-  static const Bucket buckets[] = {{0, "rows*cols<2^16", 128, 256},
-                                   {1, "min(rows,cols)<32", 16, 32768},
-                                   {2, "rows*cols<2^22", 1024, 1024},
-                                   {3, "rows*cols>=2^22", 4096, 4096}};
+const Bucket& bucket_of(std::uint64_t rows, std::uint64_t cols, bool out_aligned) {
+  static const Bucket buckets[] = {{0, "rows*cols<2^16", 128, 256, false},
+                                   {1, "min(rows,cols)<32", 16, 32768, false},
+                                   {2, "rows*cols<2^22", 1024, 1024, false},
+                                   {3, "rows*cols>=2^22", 4096, 4096, false},
+                                   {4, "rows*cols<2^22,out-aligned", 1024, 1024, true},
+                                   {5, "rows*cols>=2^22,out-aligned", 4096, 4096, true}};
   const std::uint64_t elements = rows * cols;
   if (elements < (1u << 16)) return buckets[0];
   if (std::min(rows, cols) < 32) return buckets[1];
-  return elements < (1u << 22) ? buckets[2] : buckets[3];
+  return buckets[(elements < (1u << 22) ? 2 : 3) + (out_aligned ? 2 : 0)];
+}
+
+// Whether output rows `ld_out` elements of T apart all start on a 32-byte sector.
+template <typename T>
+bool sector_aligned(std::uint64_t ld_out) {
+  return ld_out * sizeof(T) % 32 == 0;
 }
 
 template <typename T>
@@ -310,9 +321,11 @@ struct TransposeOp {
   const SearchSpace& space(const DeviceInfo& /*device*/, const Call& /*m*/) const {
     return variants_for(sizeof(T)).space;
   }
-  ShapeKey shape_key(const Call& m) const { return {kOp, dtype_of<T>().name, bucket_of(m.rows, m.cols).code, 0}; }
+  ShapeKey shape_key(const Call& m) const {
+    return {kOp, dtype_of<T>().name, bucket_of(m.rows, m.cols, sector_aligned<T>(m.ld_out)).code, 0};
+  }
   std::unique_ptr<TuningSubject> subject(const Call& m) const {
-    return std::make_unique<TransposeSubject<T>>(m.rows, m.cols);
+    return std::make_unique<TransposeSubject<T>>(m.rows, m.cols, m.ld_out);
   }
   cl::Event enqueue(const QueueTarget& target, cl::CommandQueue& queue, Resolved& resolved, const Call& m,
                     const std::vector<cl::Event>* wait) const {
@@ -344,13 +357,20 @@ std::pair<std::uint64_t, std::uint64_t> timed_shape(std::uint64_t rows, std::uin
 template <typename T>
 class TransposeSubject : public TuningSubject {
  public:
-  TransposeSubject(std::uint64_t rows, std::uint64_t cols) : bucket_(bucket_of(rows, cols)) {
+  // Timed at (rows, cols) scaled down, with output rows as aligned as the call's: whole sectors or not.
+  TransposeSubject(std::uint64_t rows, std::uint64_t cols, std::uint64_t ld_out)
+      : bucket_(bucket_of(rows, cols, sector_aligned<T>(ld_out))) {
     std::tie(rows_, cols_) = timed_shape(rows, cols);
+    const std::uint64_t sector = std::max<std::uint64_t>(1, 32 / sizeof(T));
+    ld_out_ = bucket_.out_aligned ? (rows_ + sector - 1) / sector * sector : rows_ + (sector_aligned<T>(rows_) ? 1 : 0);
   }
 
   TuningKey key() const override { return {kOp, dtype_of<T>().name, bucket_.name}; }
   std::string family() const override { return kFamily; }
-  std::string timing_shape() const override { return std::to_string(rows_) + "x" + std::to_string(cols_); }
+  std::string timing_shape() const override {
+    return std::to_string(rows_) + "x" + std::to_string(cols_) +
+           (ld_out_ != rows_ ? ",ld_out " + std::to_string(ld_out_) : "");
+  }
   SearchSpace search_space(const DeviceInfo& /*device*/) const override { return variants_for(sizeof(T)).space; }
   Config default_config(const DeviceInfo& device) const override {
     return transpose_default_config(dtype_of<T>(), device);
@@ -380,12 +400,12 @@ class TransposeSubject : public TuningSubject {
     queue_ = queue;
     const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
     timing_in_ = upload(context, queue_, random_values<T>(rows_ * cols_, random));
-    timing_out_ = cl::Buffer(context, CL_MEM_READ_WRITE, rows_ * cols_ * sizeof(T));
+    timing_out_ = cl::Buffer(context, CL_MEM_READ_WRITE, ld_out_ * cols_ * sizeof(T));
     for (auto& check : checks_) check.prepare(context, queue_, random);
   }
 
   std::vector<cl::Event> run(cl::CommandQueue& queue, const Config& config) override {
-    const Matrix m{rows_, cols_, &timing_in_, 0, cols_, &timing_out_, 0, rows_};
+    const Matrix m{rows_, cols_, &timing_in_, 0, cols_, &timing_out_, 0, ld_out_};
     return {transpose_with<T>(config, queue, m.rows, m.cols, *m.in, 0, m.ld_in, *m.out, 0, m.ld_out)};
   }
 
@@ -433,7 +453,7 @@ class TransposeSubject : public TuningSubject {
   };
 
   const Bucket& bucket_;
-  std::uint64_t rows_ = 0, cols_ = 0;
+  std::uint64_t rows_ = 0, cols_ = 0, ld_out_ = 0;
   cl::CommandQueue queue_;
   cl::Buffer timing_in_, timing_out_;
   // Aligned to 16 elements (the vector paths run), then ragged and misaligned (windows and edge paths), then
@@ -444,10 +464,10 @@ class TransposeSubject : public TuningSubject {
 };
 
 std::unique_ptr<TuningSubject> make_subject(const std::string& dtype, std::uint64_t rows, std::uint64_t cols) {
-  if (dtype == "float") return std::make_unique<TransposeSubject<float>>(rows, cols);
-  if (dtype == "double") return std::make_unique<TransposeSubject<double>>(rows, cols);
-  if (dtype == "int32") return std::make_unique<TransposeSubject<std::int32_t>>(rows, cols);
-  if (dtype == "uint8") return std::make_unique<TransposeSubject<std::uint8_t>>(rows, cols);
+  if (dtype == "float") return std::make_unique<TransposeSubject<float>>(rows, cols, rows);
+  if (dtype == "double") return std::make_unique<TransposeSubject<double>>(rows, cols, rows);
+  if (dtype == "int32") return std::make_unique<TransposeSubject<std::int32_t>>(rows, cols, rows);
+  if (dtype == "uint8") return std::make_unique<TransposeSubject<std::uint8_t>>(rows, cols, rows);
   throw Error(kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double, int32 or uint8");
 }
 
@@ -524,7 +544,7 @@ std::vector<TunableOp> transpose_tunable_ops() {
                     kFamily,
                     {"float", "double", "int32", "uint8"},
                     "ROWSxCOLS (in is rows x cols, packed), e.g. 4096x4096",
-                    {"128x256", "16x32768", "1024x1024", "4096x4096"}};
+                    {"128x256", "16x32768", "1021x1021", "1024x1024", "4093x4093", "4096x4096"}};
   op.make_subject = [](const std::string& dtype, const std::string& shape) {
     const auto sizes = parse_dimensions(kOp, shape, 2);
     if (sizes[0] == 0 || sizes[1] == 0) throw Error(kOp, "shape", CL_INVALID_VALUE, "'" + shape + "' is empty");

@@ -378,7 +378,10 @@ TEST_SUITE("ops.transpose") {
     auto subject = op.make_subject("uint8", "100x200");
     CHECK(subject->key().bucket == "rows*cols<2^16");
     CHECK(detail::find_tunable_op("transpose").make_subject("float", "16x100000")->key().bucket == "min(rows,cols)<32");
-    CHECK(detail::find_tunable_op("transpose").make_subject("float", "8192x8192")->key().bucket == "rows*cols>=2^22");
+    CHECK(detail::find_tunable_op("transpose").make_subject("float", "8192x8192")->key().bucket ==
+          "rows*cols>=2^22,out-aligned");
+    CHECK(detail::find_tunable_op("transpose").make_subject("float", "8191x8192")->key().bucket == "rows*cols>=2^22");
+    CHECK(detail::find_tunable_op("transpose").make_subject("uint8", "1000x1000")->key().bucket == "rows*cols<2^22");
     subject->prepare(device().queue, 7);
     cl::CommandQueue queue = device().queue;
     for (const Config& config : byte_configs()) {

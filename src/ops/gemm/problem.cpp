@@ -111,9 +111,8 @@ Call parse_shape(const std::string& text) {
   return call;
 }
 
-KernelProblem timed_problem(KernelProblem p, bool cpu) {
-  constexpr double kMaxTimedMultiplyAdds = 0x1p33;
-  const double most = cpu ? kMaxTimedMultiplyAdds / 16 : kMaxTimedMultiplyAdds;
+KernelProblem timed_problem(KernelProblem p, bool cpu, double gpu_multiply_adds) {
+  const double most = cpu ? gpu_multiply_adds / 16 : gpu_multiply_adds;
   while (static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) > most) {
     std::uint64_t& longest = p.m >= p.n && p.m >= p.k ? p.m : (p.n >= p.k ? p.n : p.k);
     longest = (longest + 1) / 2;

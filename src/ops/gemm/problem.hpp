@@ -44,9 +44,9 @@ KernelProblem transposed(const KernelProblem& p);
 // (TRANS_A = 0). Every other kernel takes the problem as it is.
 KernelProblem oriented(const KernelProblem& p, const std::string& variant);
 
-// The shape a tuning subject times: `p` halved along its longest side until it has at most 2^33 multiply-adds (2^29
-// on CPUs) -- the same class of shape, quick to time.
-KernelProblem timed_problem(KernelProblem p, bool cpu);
+// The shape a tuning subject times: `p` halved along its longest side until it has at most `gpu_multiply_adds`
+// multiply-adds (a sixteenth of that on CPUs) -- the same class of shape, quick to time.
+KernelProblem timed_problem(KernelProblem p, bool cpu, double gpu_multiply_adds = 0x1p33);
 
 // Every argument of the call (sizes, leading dimensions, buffers, overlap of C with A or B).
 void validate(const QueueTarget& target, const DTypeInfo& dtype, const Call& call);
