@@ -85,11 +85,13 @@ Config preferred_config(const DTypeInfo& dtype, GemvForm form, const DeviceInfo&
     return gemv_config(vec, 4, 8, 1, 2, 8);
   }
   // GPUs: dots -- a warp-sized row of work-items per matrix row, 16-byte loads, four in flight each; columns --
-  // 32 work-items across 32 neighbouring columns (128 contiguous bytes per row) and 32 rows of them, eight rows
-  // in flight each, partial sums added in local memory: enough work-items without splitting the depth.
+  // 32 work-items across 32 neighbouring columns (128 contiguous bytes per row) and 8 rows of them, eight rows in
+  // flight each, partial sums added in local memory, the depth split in 16 slices for enough work-groups. At most
+  // 256 work-items: NVIDIA's driver allows these kernels no more on the H200 (CL_KERNEL_WORK_GROUP_SIZE 256; a
+  // 32 x 32 work-group failed every transposed call there, 2026-12-01).
   if (form == GemvForm::Dots)
     return gemv_config(std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(dtype.size)), 1, 32, 8, 4, 16);
-  return gemv_config(1, 1, 32, 32, 8, 16);
+  return gemv_config(1, 1, 32, 8, 8, 16);
 }
 
 // The one variant: its parameters (candidates in search order, the first turning fastest) and constraints.
