@@ -48,9 +48,12 @@
  *
  * Macros (every one has a default)
  *   DTYPE        compute and accumulation type: float or double.                                default float
- *   STORAGE      element type in memory. Every access goes through GEMV_LOAD / GEMV_VLOAD / GEMV_STORE, so
- *                a narrower storage type (half through vload_half) changes those macros only; today it
- *                must be DTYPE.                                                                default DTYPE
+ *   STORAGE      element type in memory. Every access goes through GEMV_LOAD / GEMV_VLOAD / GEMV_STORE: DTYPE,
+ *                or ushort with HALF_STORAGE = 1.                                              default DTYPE
+ *   HALF_STORAGE 0: R, X and Y hold DTYPE. 1: they hold IEEE binary16 bits (STORAGE ushort, DTYPE float), read
+ *                with vload_half / vload_halfn and written with vstore_half_rte (OpenCL C 1.2 core, no
+ *                cl_khr_fp16): products, sums, alpha and beta in float, y rounded once to half. The partials W
+ *                stay DTYPE; gemv_gather moves the 16-bit bits.                                      default 0
  *   NUM_VECTORS  vectors per call, 1..8 (accumulators are kept for each).                        default 1
  *   VEC          vector width of the matrix loads: 1, 2, 4, 8 or 16.                                default 4
  *   WG_X, WG_Y   work-group size (local arrays depend on it); powers of two; WG_X * WG_Y <= max work-group
@@ -69,6 +72,9 @@
 #endif
 #ifndef STORAGE
 #define STORAGE DTYPE
+#endif
+#ifndef HALF_STORAGE
+#define HALF_STORAGE 0
 #endif
 #ifndef NUM_VECTORS
 #define NUM_VECTORS 1
@@ -102,9 +108,19 @@
 #endif
 
 /* Memory access: a scalar, an aligned vector of VEC elements, a scalar store. */
+#if HALF_STORAGE
+#define GEMV_LOAD(pointer) vload_half(0, (const __global half*)(pointer))
+#if VEC == 1
+#define GEMV_VLOAD(pointer) GEMV_LOAD(pointer)
+#else
+#define GEMV_VLOAD(pointer) TILECL_CAT(vload_half, VEC)(0, (const __global half*)(pointer))
+#endif
+#define GEMV_STORE(value, pointer) vstore_half_rte(value, 0, (__global half*)(pointer))
+#else
 #define GEMV_LOAD(pointer) ((DTYPE) * (pointer))
 #define GEMV_VLOAD(pointer) (*(const __global VTYPE*)(pointer))
 #define GEMV_STORE(value, pointer) (*(pointer) = (STORAGE)(value))
+#endif
 
 /* Gathered vectors (the one crossing the end of a row) are built through this union. */
 typedef union {

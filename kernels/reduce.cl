@@ -55,8 +55,14 @@
  *   span = count.
  *   Build: DTYPE, REDUCE_OP, WG_PARTIALS (defaults to WG_X: the program's tree size).
  *
+ * Half storage (HALF_STORAGE = 1): x holds IEEE binary16 bits (DTYPE ushort), read with vload_half / vload_halfn
+ * (OpenCL C 1.2 core: no cl_khr_fp16 needed) and reduced in float, exactly as float input would be from there on:
+ * the partials (part_value, in_value, out_value) and the result are float. Everything above that says DTYPE for
+ * a partial or the result means float then.
+ *
  * Macros (every one has a default, so the file compiles with no options):
- *   DTYPE          element type: float (default), double, int.
+ *   DTYPE          element type: float (default), double, int; ushort with HALF_STORAGE = 1.
+ *   HALF_STORAGE   0 (default): x holds DTYPE. 1: x holds half bits, reduced in float (above); DTYPE must be ushort.
  *   REDUCE_OP      0 sum (default), 1 min, 2 max, 3 argmin, 4 argmax (or the names REDUCE_OP_SUM, ...).
  *   WG_X           work-group size of the tree kernels (interleaved, sequential, vector, and reduce_partials
  *                  unless WG_PARTIALS is set): a power of two, default 256, at most the device's maximum.
@@ -72,6 +78,9 @@
 
 #ifndef DTYPE
 #define DTYPE float
+#endif
+#ifndef HALF_STORAGE
+#define HALF_STORAGE 0
 #endif
 #define REDUCE_OP_SUM 0
 #define REDUCE_OP_MIN 1
@@ -122,8 +131,19 @@
 #define REDUCE_IS_INT_uint 1
 #define REDUCE_IS_INT TILECL_CAT(REDUCE_IS_INT_, DTYPE)
 
-/* Accumulator: integer sums run in uint so that they wrap modulo 2^32 without undefined overflow. */
-#if REDUCE_IS_INT && REDUCE_OP == REDUCE_OP_SUM
+/* REDUCE_PART: the type of partials and of the result (float for half storage, else DTYPE).
+ * Accumulator: integer sums run in uint so that they wrap modulo 2^32 without undefined overflow; half in float. */
+#if HALF_STORAGE
+#define REDUCE_PART float
+#else
+#define REDUCE_PART DTYPE
+#endif
+#if HALF_STORAGE
+#define REDUCE_ACC float
+#define REDUCE_TO_ACC(v) (v)
+#define REDUCE_TO_ACC1(v) (v)
+#define REDUCE_FROM_ACC(a) (a)
+#elif REDUCE_IS_INT && REDUCE_OP == REDUCE_OP_SUM
 #define REDUCE_ACC uint
 #define REDUCE_TO_ACC(v) TILECL_CAT(as_, REDUCE_ACCV)(v)
 #define REDUCE_TO_ACC1(v) as_uint(v)
@@ -135,15 +155,34 @@
 #define REDUCE_FROM_ACC(a) (a)
 #endif
 
+/* What the loads below give: DTYPE (vectors of it), or float for half storage. */
+#define REDUCE_ELEMENT_0 DTYPE
+#define REDUCE_ELEMENT_1 float
+/* Loads of x: REDUCE_LOAD1(p, i) element i, converted to the accumulator; REDUCE_LOADV(p, i) the i-th VEC-aligned
+ * vector after p; REDUCE_LOADU(p) VEC elements at p (element-aligned). */
+#if HALF_STORAGE
+#define REDUCE_LOAD1(p, i) vload_half(i, (__global const half*)(p))
 #if VEC == 1
-#define REDUCE_VTYPE DTYPE
+#define REDUCE_LOADV(p, i) REDUCE_LOAD1(p, i)
+#else
+#define REDUCE_LOADV(p, i) TILECL_CAT(vload_half, VEC)(i, (__global const half*)(p))
+#endif
+#define REDUCE_LOADU(p) REDUCE_LOADV(p, 0)
+#else
+#define REDUCE_LOAD1(p, i) REDUCE_TO_ACC1((p)[i])
+#define REDUCE_LOADV(p, i) (((__global const REDUCE_VTYPE*)(p))[i])
+#define REDUCE_LOADU(p) REDUCE_VLOAD(p)
+#endif
+
+#if VEC == 1
+#define REDUCE_VTYPE TILECL_CAT(REDUCE_ELEMENT_, HALF_STORAGE)
 #define REDUCE_ACCV REDUCE_ACC
 #define REDUCE_INDEXV int
 #define REDUCE_VLOAD(p) (*(p))
 #define REDUCE_VSTORE(v, p) (*(p) = (v))
 #define REDUCE_MASK_TO_INT(m) (m)
 #else
-#define REDUCE_VTYPE TILECL_CAT(DTYPE, VEC)
+#define REDUCE_VTYPE TILECL_CAT(TILECL_CAT(REDUCE_ELEMENT_, HALF_STORAGE), VEC)
 #define REDUCE_ACCV TILECL_CAT(REDUCE_ACC, VEC)
 #define REDUCE_INDEXV TILECL_CAT(int, VEC)
 #define REDUCE_VLOAD(p) TILECL_CAT(vload, VEC)(0, p)
@@ -324,7 +363,7 @@ void reduce_work_group(REDUCE_ACC* a, int* ai, __local REDUCE_ACC* lv, __local i
 #endif
 }
 
-void reduce_write_partial(REDUCE_ACC a, int ai, __global DTYPE* part_value, ulong part_value_offset,
+void reduce_write_partial(REDUCE_ACC a, int ai, __global REDUCE_PART* part_value, ulong part_value_offset,
                           __global int* part_index, ulong part_index_offset, int p) {
   part_value[part_value_offset + p] = REDUCE_FROM_ACC(a);
 #if REDUCE_ARG
@@ -335,14 +374,14 @@ void reduce_write_partial(REDUCE_ACC a, int ai, __global DTYPE* part_value, ulon
 /* ---- Pass-1 kernels ---------------------------------------------------------------------------------- */
 
 __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_interleaved(
-    int n, __global const DTYPE* x, ulong x_offset, __global DTYPE* part_value, ulong part_value_offset,
+    int n, __global const DTYPE* x, ulong x_offset, __global REDUCE_PART* part_value, ulong part_value_offset,
     __global int* part_index, ulong part_index_offset) {
   __local REDUCE_ACC lv[WG_X];
   __local int li[REDUCE_ARG ? WG_X : 1];
   x += x_offset;
   const int lid = get_local_id(0);
   const size_t i = get_global_id(0); /* the global size may exceed 2^31 - 1 by up to WG_X - 1 */
-  lv[lid] = i < (size_t)n ? REDUCE_TO_ACC1(x[i]) : REDUCE_IDENTITY;
+  lv[lid] = i < (size_t)n ? REDUCE_LOAD1(x, i) : REDUCE_IDENTITY;
 #if REDUCE_ARG
   li[lid] = i < (size_t)n ? (int)i : REDUCE_NO_INDEX;
 #endif
@@ -364,14 +403,14 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_interleav
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_sequential(
-    int n, __global const DTYPE* x, ulong x_offset, __global DTYPE* part_value, ulong part_value_offset,
+    int n, __global const DTYPE* x, ulong x_offset, __global REDUCE_PART* part_value, ulong part_value_offset,
     __global int* part_index, ulong part_index_offset) {
   __local REDUCE_ACC lv[WG_X];
   __local int li[REDUCE_ARG ? WG_X : 1];
   x += x_offset;
   const int lid = get_local_id(0);
   const size_t i = get_global_id(0); /* the global size may exceed 2^31 - 1 by up to WG_X - 1 */
-  lv[lid] = i < (size_t)n ? REDUCE_TO_ACC1(x[i]) : REDUCE_IDENTITY;
+  lv[lid] = i < (size_t)n ? REDUCE_LOAD1(x, i) : REDUCE_IDENTITY;
 #if REDUCE_ARG
   li[lid] = i < (size_t)n ? (int)i : REDUCE_NO_INDEX;
 #endif
@@ -393,7 +432,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_sequentia
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_vector(
-    int n, __global const DTYPE* x, ulong x_offset, __global DTYPE* part_value, ulong part_value_offset,
+    int n, __global const DTYPE* x, ulong x_offset, __global REDUCE_PART* part_value, ulong part_value_offset,
     __global int* part_index, ulong part_index_offset) {
   __local REDUCE_ACC lv[WG_X];
   __local int li[REDUCE_ARG ? WG_X : 1];
@@ -405,7 +444,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_vector(
   const int head = (int)min((ulong)n, (ulong)((VEC - x_offset % VEC) % VEC));
   const uint nv = (uint)(n - head) / VEC;
   const int tail = head + (int)(nv * VEC);
-  __global const REDUCE_VTYPE* xv = (__global const REDUCE_VTYPE*)(x + head);
+  __global const DTYPE* xv = x + head;
 
   REDUCE_ACCV acc = (REDUCE_ACCV)(REDUCE_IDENTITY);
   REDUCE_INDEXV acc_index = (REDUCE_INDEXV)(REDUCE_NO_INDEX);
@@ -413,18 +452,18 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_vector(
   for (; v + (WPT - 1) * gsize < nv; v += WPT * gsize) {
     REDUCE_VTYPE w[WPT];
 #pragma unroll
-    for (int k = 0; k < WPT; ++k) w[k] = xv[v + k * gsize];
+    for (int k = 0; k < WPT; ++k) w[k] = REDUCE_LOADV(xv, v + k * gsize);
 #pragma unroll
     for (int k = 0; k < WPT; ++k)
       REDUCE_FOLD_VEC(acc, acc_index, REDUCE_TO_ACC(w[k]), head + (int)((v + k * gsize) * VEC));
   }
-  for (; v < nv; v += gsize) REDUCE_FOLD_VEC(acc, acc_index, REDUCE_TO_ACC(xv[v]), head + (int)(v * VEC));
+  for (; v < nv; v += gsize) REDUCE_FOLD_VEC(acc, acc_index, REDUCE_TO_ACC(REDUCE_LOADV(xv, v)), head + (int)(v * VEC));
 
   REDUCE_ACC a;
   int ai;
   reduce_lanes(acc, acc_index, &a, &ai);
-  if (gid < (uint)head) REDUCE_FOLD(a, ai, REDUCE_TO_ACC1(x[gid]), (int)gid);
-  if (gid < (uint)(n - tail)) REDUCE_FOLD(a, ai, REDUCE_TO_ACC1(x[tail + gid]), tail + (int)gid);
+  if (gid < (uint)head) REDUCE_FOLD(a, ai, REDUCE_LOAD1(x, gid), (int)gid);
+  if (gid < (uint)(n - tail)) REDUCE_FOLD(a, ai, REDUCE_LOAD1(x, tail + gid), tail + (int)gid);
 
   reduce_work_group(&a, &ai, lv, li, WG_X);
   if (get_local_id(0) == 0) {
@@ -432,7 +471,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_vector(
   }
 }
 
-__kernel void reduce_chunked(int n, __global const DTYPE* x, ulong x_offset, __global DTYPE* part_value,
+__kernel void reduce_chunked(int n, __global const DTYPE* x, ulong x_offset, __global REDUCE_PART* part_value,
                              ulong part_value_offset, __global int* part_index, ulong part_index_offset) {
   const int chunk = WPT * VEC;
   const int p = get_global_id(0);
@@ -456,11 +495,11 @@ __kernel void reduce_chunked(int n, __global const DTYPE* x, ulong x_offset, __g
     for (; k + REDUCE_CHAINS <= WPT; k += REDUCE_CHAINS) {
 #pragma unroll
       for (int c = 0; c < REDUCE_CHAINS; ++c) {
-        REDUCE_FOLD_VEC(acc[c], acc_index[c], REDUCE_TO_ACC(REDUCE_VLOAD(x + (k + c) * VEC)), start + (k + c) * VEC);
+        REDUCE_FOLD_VEC(acc[c], acc_index[c], REDUCE_TO_ACC(REDUCE_LOADU(x + (k + c) * VEC)), start + (k + c) * VEC);
       }
     }
     for (; k < WPT; ++k) {
-      REDUCE_FOLD_VEC(acc[0], acc_index[0], REDUCE_TO_ACC(REDUCE_VLOAD(x + k * VEC)), start + k * VEC);
+      REDUCE_FOLD_VEC(acc[0], acc_index[0], REDUCE_TO_ACC(REDUCE_LOADU(x + k * VEC)), start + k * VEC);
     }
     reduce_lanes(acc[0], acc_index[0], &a, &ai);
 #pragma unroll
@@ -473,7 +512,7 @@ __kernel void reduce_chunked(int n, __global const DTYPE* x, ulong x_offset, __g
   } else {
     a = REDUCE_IDENTITY;
     ai = REDUCE_NO_INDEX;
-    for (int i = 0; i < n - start; ++i) REDUCE_FOLD(a, ai, REDUCE_TO_ACC1(x[i]), start + i);
+    for (int i = 0; i < n - start; ++i) REDUCE_FOLD(a, ai, REDUCE_LOAD1(x, i), start + i);
   }
   reduce_write_partial(a, ai, part_value, part_value_offset, part_index, part_index_offset, p);
 }
@@ -481,8 +520,8 @@ __kernel void reduce_chunked(int n, __global const DTYPE* x, ulong x_offset, __g
 /* ---- Later passes --------------------------------------------------------------------------------------- */
 
 __kernel __attribute__((reqd_work_group_size(WG_PARTIALS, 1, 1))) void reduce_partials(
-    int count, int span, __global const DTYPE* in_value, ulong in_value_offset, __global const int* in_index,
-    ulong in_index_offset, __global DTYPE* out_value, ulong out_value_offset, __global int* out_index,
+    int count, int span, __global const REDUCE_PART* in_value, ulong in_value_offset, __global const int* in_index,
+    ulong in_index_offset, __global REDUCE_PART* out_value, ulong out_value_offset, __global int* out_index,
     ulong out_index_offset) {
   __local REDUCE_ACC lv[WG_PARTIALS];
   __local int li[REDUCE_ARG ? WG_PARTIALS : 1];

@@ -53,8 +53,9 @@
  *
  * Macros (every one has a default, so the file compiles with no options):
  *   DTYPE  element type: an unsigned integer type of the element's size, uint (default), uchar, ushort or
- *          ulong. The kernels move bits, so the host passes uint for float and int32, ulong for double and
- *          uchar for bytes (unsigned: transpose_block's 16-wide shuffles take a mask of DTYPE's type).
+ *          ulong. The kernels move bits, so the host passes uint for float and int32, ulong for double,
+ *          ushort for half and bfloat16 (no cl_khr_fp16 needed) and uchar for bytes (unsigned:
+ *          transpose_block's 16-wide shuffles take a mask of DTYPE's type).
  *   TILE   tiled: edge of the square work-group tile, default 32; a multiple of VEC and of WG_Y.
  *   WG_Y   tiled: work-group rows, default 8; divides TILE; (TILE / VEC) * WG_Y <= max work-group size.
  *   PAD    tiled: local-memory row padding in elements, default 1; 0, 1, 2, ...

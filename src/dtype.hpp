@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "tilecl/types.hpp"
 
@@ -49,6 +50,14 @@ template <typename T>
 constexpr const DTypeInfo& dtype_of() {
   return DTypeOf<T>::info;
 }
+
+// The type elements of T are computed in, and scalars (alpha, beta, results) passed as: float for the 16-bit
+// storage types, T otherwise.
+template <typename T>
+using ComputeType = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
+
+// Whether kernels read and write dtype as IEEE binary16 storage (vload_half / vstore_half; macro HALF_STORAGE).
+inline bool is_half_storage(const DTypeInfo& dtype) { return &dtype == &dtype_of<half>(); }
 
 // Looks a dtype up by name; nullptr when unknown.
 const DTypeInfo* dtype_named(const std::string& name);

@@ -25,7 +25,9 @@ Prepared prepare(const cl::CommandQueue& queue, const std::string& op, const std
     for (const auto& name : dtypes) known += (known.empty() ? "" : ", ") + name;
     throw Error(op, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not one of " + known);
   }
-  detail::check_dtype_supported(op, *detail::dtype_named(dtype), *target.info);
+  // (An op's own modes, as gemm_mma's "tf32", are no element type and need nothing of the device here.)
+  if (const detail::DTypeInfo* info = detail::dtype_named(dtype))
+    detail::check_dtype_supported(op, *info, *target.info);
   std::unique_ptr<detail::TuningSubject> subject;
   try {
     subject = entry.make_subject(dtype, shape);

@@ -75,7 +75,8 @@ void check_peer(clblast::StatusCode status, cl_event event) {
 }
 #endif
 
-// y = A x + 0.5 y with A m x n row-major, not transposed (dots) or transposed (columns).
+// y = A x + 0.5 y with A m x n row-major, not transposed (dots) or transposed (columns). Half: 16-bit storage
+// computed in float (rates count 2-byte elements), no peer row.
 template <typename T>
 void bench_gemv(BenchContext& context, std::size_t m, std::size_t n, Transpose trans) {
   if (std::is_same_v<T, double> && !context.info->fp64) return;
@@ -93,22 +94,25 @@ void bench_gemv(BenchContext& context, std::size_t m, std::size_t n, Transpose t
   const auto choice = tuning::parameters_for(queue, "gemv", ours.dtype, shape);
   ours.parameters =
       choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ", " + choice.bucket + ")";
+  using Scalar = detail::ComputeType<T>;
   add_timed(context, ours, [&](int i) {
-    gemv<T>(queue, Layout::RowMajor, trans, m, n, T(1), a[i % sets], 0, n, x[i % sets], 0, 1, T(0.5), y[i % sets], 0,
-            1);
+    gemv<T>(queue, Layout::RowMajor, trans, m, n, Scalar(1), a[i % sets], 0, n, x[i % sets], 0, 1, Scalar(0.5),
+            y[i % sets], 0, 1);
   });
 
 #ifdef TILECL_HAVE_CLBLAST
-  Row peer = base_row("gemv", shape, detail::dtype_of<T>().name, bytes, Unit::BytesPerSecond);
-  peer.implementation = std::string("CLBlast ") + blas_prefix<T>() + "gemv";
-  peer.kind = Row::Kind::Peer;
-  add_timed(context, peer, [&](int i) {
-    cl_command_queue raw = queue();
-    cl_event event = nullptr;
-    check_peer(clblast::Gemv<T>(clblast::Layout::kRowMajor, peer_transpose(trans), m, n, T(1), a[i % sets](), 0, n,
-                                x[i % sets](), 0, 1, T(0.5), y[i % sets](), 0, 1, &raw, &event),
-               event);
-  });
+  if constexpr (!std::is_same_v<T, half>) {
+    Row peer = base_row("gemv", shape, detail::dtype_of<T>().name, bytes, Unit::BytesPerSecond);
+    peer.implementation = std::string("CLBlast ") + blas_prefix<T>() + "gemv";
+    peer.kind = Row::Kind::Peer;
+    add_timed(context, peer, [&](int i) {
+      cl_command_queue raw = queue();
+      cl_event event = nullptr;
+      check_peer(clblast::Gemv<T>(clblast::Layout::kRowMajor, peer_transpose(trans), m, n, T(1), a[i % sets](), 0, n,
+                                  x[i % sets](), 0, 1, T(0.5), y[i % sets](), 0, 1, &raw, &event),
+                 event);
+    });
+  }
 #endif
 
   // The same traffic as one plain copy: reading and writing half the matrix's bytes.
@@ -234,6 +238,7 @@ void run_gpu(BenchContext& context) {
   for (std::size_t side : {16384, 8192})
     for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<float>(context, side, side, trans);
   for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<double>(context, 8192, 8192, trans);
+  for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<half>(context, 16384, 16384, trans);
   for (std::size_t m : {1, 4, 8}) bench_gemm_as_gemv<float>(context, m, 8192, 8192);
 }
 
@@ -244,6 +249,7 @@ void run_cpu(BenchContext& context) {
   bench_batched<double>(context, {256, 32, 32, 32});
   for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<float>(context, 4096, 4096, trans);
   for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<double>(context, 2048, 2048, trans);
+  for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<half>(context, 4096, 4096, trans);
   for (std::size_t m : {1, 4}) bench_gemm_as_gemv<float>(context, m, 2048, 2048);
 }
 

@@ -12,6 +12,8 @@
 #include <boost/compute/lambda.hpp>
 #endif
 
+#include <functional>
+
 #include "cases/cases.hpp"
 #include "ops/elementwise.hpp"
 #include "tilecl/elementwise.hpp"
@@ -152,6 +154,35 @@ void bench_vector_add(BenchContext& context, std::size_t n) {
 #endif
 }
 
+// Half storage (16-bit elements, computed in float): axpy and vector_add at the same element count, rates counting
+// 2-byte elements (the report sets them beside the copy of about as many bytes).
+void bench_half(BenchContext& context, std::size_t n) {
+  const std::size_t sets = context.rotation_sets(3 * n * sizeof(half));
+  std::vector<cl::Buffer> x, y, z;
+  std::vector<half> values(n);
+  std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
+  for (std::size_t s = 0; s < sets; ++s) {
+    for (auto* list : {&x, &y, &z}) {
+      for (auto& value : values) value = half(distribution(context.random));
+      list->emplace_back(context.context, CL_MEM_READ_WRITE, n * sizeof(half));
+      context.queue.enqueueWriteBuffer(list->back(), CL_TRUE, 0, n * sizeof(half), values.data());
+    }
+  }
+  const double bytes = 3.0 * static_cast<double>(n) * sizeof(half);
+  auto add_row = [&](const std::string& op, const std::function<cl::Event(int)>& call) {
+    Row row = base_row(op, n, bytes);
+    row.dtype = "half";
+    row.implementation = "tilecl";
+    const auto choice = tuning::parameters_for(context.queue, op, "half", std::to_string(n));
+    row.parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
+    row.timing = time_with_events([&](int i) { return std::vector<cl::Event>{call(i)}; }, context.measure);
+    context.add(row);
+  };
+  add_row("axpy", [&](int i) { return axpy<half>(context.queue, n, 0.5f, x[i % sets], 0, y[i % sets], 0); });
+  add_row("vector_add",
+          [&](int i) { return vector_add<half>(context.queue, n, x[i % sets], 0, y[i % sets], 0, z[i % sets], 0); });
+}
+
 }  // namespace
 
 FamilyBenchmark elementwise_benchmark() {
@@ -161,6 +192,7 @@ FamilyBenchmark elementwise_benchmark() {
                                                            : (std::size_t{1} << 24);
             bench_axpy(context, n);
             bench_vector_add(context, n);
+            bench_half(context, n);
           }};
 }
 

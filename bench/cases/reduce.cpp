@@ -149,6 +149,40 @@ void bench_op(BenchContext& context, const std::vector<Input>& inputs, ReduceOp 
 #endif
 }
 
+// The sum of n halves (16-bit storage, summed in float; the rate counts 2-byte elements), checked against a double
+// sum of the stored values.
+void bench_half_sum(BenchContext& context, std::size_t n) {
+  std::vector<cl::Buffer> inputs;
+  std::vector<half> values(n);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  double sum = 0;
+  for (std::size_t s = 0; s < context.rotation_sets(n * sizeof(half)); ++s) {
+    sum = 0;
+    for (auto& value : values) {
+      value = half(unit(context.random));
+      sum += static_cast<float>(value);
+    }
+    inputs.emplace_back(context.context, CL_MEM_READ_WRITE, n * sizeof(half));
+    context.queue.enqueueWriteBuffer(inputs.back(), CL_TRUE, 0, n * sizeof(half), values.data());
+  }
+  cl::Buffer result(context.context, CL_MEM_READ_WRITE, 64);
+  Row row = base_row("sum", n);
+  row.dtype = "half";
+  row.work = static_cast<double>(n) * sizeof(half);
+  row.implementation = "tilecl";
+  const auto choice = tuning::parameters_for(context.queue, "reduce_sum", "half", std::to_string(n));
+  row.parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
+  const std::size_t sets = inputs.size();
+  row.timing = time_bracketed(
+      context, [&](int i) { reduce<half>(context.queue, ReduceOp::Sum, n, inputs[i % sets], 0, result, 0); });
+  const float got = reduce_value<half>(context.queue, ReduceOp::Sum, n, inputs.back(), 0);
+  if (std::abs(got - sum) > 1e-5 * sum) {
+    row.failed = true;
+    row.note = "wrong value " + std::to_string(got);
+  }
+  context.add(row);
+}
+
 }  // namespace
 
 FamilyBenchmark reduce_benchmark() {
@@ -160,6 +194,7 @@ FamilyBenchmark reduce_benchmark() {
             bench_op(context, inputs, ReduceOp::Sum, "sum", n);
             bench_op(context, inputs, ReduceOp::Max, "max", n);
             bench_op(context, inputs, ReduceOp::ArgMax, "argmax", n);
+            bench_half_sum(context, n);
           }};
 }
 

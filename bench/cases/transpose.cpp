@@ -22,6 +22,7 @@ const char* dtype_name() {
   if constexpr (std::is_same_v<T, float>) return "float";
   if constexpr (std::is_same_v<T, double>) return "double";
   if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  if constexpr (std::is_same_v<T, half>) return "half";
   return "uint8";
 }
 
@@ -35,7 +36,12 @@ Matrices make_matrices(BenchContext& context, std::size_t rows, std::size_t cols
   const std::size_t bytes = rows * cols * sizeof(T);
   const std::size_t sets = context.rotation_sets(2 * bytes);
   std::vector<T> values(rows * cols);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<T>((i * 2654435761u) >> 7);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if constexpr (std::is_same_v<T, half>)
+      values[i] = half::from_bits(static_cast<std::uint16_t>((i * 2654435761u) >> 7));
+    else
+      values[i] = static_cast<T>((i * 2654435761u) >> 7);
+  }
   Matrices matrices;
   for (std::size_t s = 0; s < sets; ++s) {
     matrices.in.emplace_back(context.context, CL_MEM_READ_WRITE, bytes);
@@ -121,10 +127,12 @@ FamilyBenchmark transpose_benchmark() {
             else
               shapes = {{2048, 2048}, {2047, 2049}};
             for (const auto& [rows, cols] : shapes) bench_shape<float>(context, rows, cols, true);
-            // The other element types at the first shape: bytes (16-byte accesses need 16 x 16 blocks) and doubles.
+            // The other element types at the first shape: bytes (16-byte accesses need 16 x 16 blocks), doubles and
+            // halves (2-byte elements: rates count their bytes).
             const auto [rows, cols] = shapes.front();
             bench_shape<std::uint8_t>(context, rows, cols, false);
             bench_shape<double>(context, rows, cols, false);
+            bench_shape<half>(context, rows, cols, false);
           }};
 }
 

@@ -10,7 +10,8 @@
 
 namespace tilecl {
 
-// y = alpha * op(A) * x + beta * y, with A m x n, in BLAS semantics and argument order. T: float or double.
+// y = alpha * op(A) * x + beta * y, with A m x n, in BLAS semantics and argument order. T: float or double (and
+// tilecl::half, below).
 //
 // - layout: how A is stored. RowMajor: element (r, c) at a_offset + r * lda + c (lda >= n); ColMajor: at
 //   a_offset + c * lda + r (lda >= m). Offsets and leading dimensions are in elements.
@@ -34,9 +35,19 @@ namespace tilecl {
 // database, first-use tuning or device-derived defaults (docs/TUNING.md); the shape buckets are listed in
 // src/ops/gemv_tuning.cpp.
 template <typename T>
-detail::FloatingEvent<T> gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n,
-                              T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x,
-                              std::size_t x_offset, std::ptrdiff_t incx, T beta, cl::Buffer& y, std::size_t y_offset,
-                              std::ptrdiff_t incy, const std::vector<cl::Event>* wait = nullptr);
+detail::GemvEvent<T> gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n,
+                          T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x,
+                          std::size_t x_offset, std::ptrdiff_t incx, T beta, cl::Buffer& y, std::size_t y_offset,
+                          std::ptrdiff_t incy, const std::vector<cl::Event>* wait = nullptr);
+
+// gemv on tilecl::half storage (A, x and y hold IEEE binary16; no cl_khr_fp16 needed) with float alpha and beta:
+// elements are read as float, products and sums computed in float, y rounded once to half (to nearest even;
+// overflow gives infinity). Each y is within the float bound (depth + 2) * 2^-24 * (|alpha| sum |a x| + |beta y|)
+// plus 2^-11 |y| of the exact result of the stored values. Otherwise as above.
+template <typename T>
+detail::HalfEvent<T> gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n,
+                          float alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x,
+                          std::size_t x_offset, std::ptrdiff_t incx, float beta, cl::Buffer& y, std::size_t y_offset,
+                          std::ptrdiff_t incy, const std::vector<cl::Event>* wait = nullptr);
 
 }  // namespace tilecl

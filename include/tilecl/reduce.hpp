@@ -13,10 +13,13 @@ namespace tilecl {
 
 // Reduces x[x_offset .. x_offset + n) on the device and writes the result into `result` at element
 // `result_offset`, with no host round trip (the passes are enqueued back to back; scratch memory comes from a
-// workspace kept between calls). T: float, double (needs cl_khr_fp64), std::int32_t.
+// workspace kept between calls). T: float, double (needs cl_khr_fp64), std::int32_t, tilecl::half (16-bit storage,
+// read as float and reduced in float exactly as float input would be: the value written or returned is a float; a
+// sum may exceed half's range; no cl_khr_fp16 needed).
 //
 // The result buffer's element type depends on the op:
-//   ReduceOp::Sum, Min, Max      one T at result[result_offset] (result_offset counts T elements);
+//   ReduceOp::Sum, Min, Max      one T at result[result_offset] (result_offset counts T elements); for
+//                                tilecl::half one float (result_offset counts floats);
 //   ReduceOp::ArgMin, ArgMax     one std::int32_t (cl_int) index into x, relative to x_offset, at
 //                                result[result_offset] (result_offset counts int32 elements).
 // Semantics (README "Promises"):

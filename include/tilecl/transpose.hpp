@@ -13,7 +13,8 @@ namespace tilecl {
 // cols x rows with leading dimension ld_out (>= rows):
 //   out[out_offset + c * ld_out + r] = in[in_offset + r * ld_in + c]   for r < rows, c < cols.
 // Offsets are in elements. Elements of out outside that region are left untouched. T: float, double,
-// std::int32_t, std::uint8_t (the kernels move bits, so double needs no fp64 support on the device).
+// std::int32_t, std::uint8_t, tilecl::half, tilecl::bfloat16 (the kernels move bits, so double needs no fp64
+// support on the device and the 16-bit types no cl_khr_fp16).
 // rows or cols == 0 enqueues nothing, checks no buffer and returns a null event. Every extent (rows, cols,
 // ld_in, ld_out) must be below 2^31. in and out must not share any byte of their extents ((rows - 1) * ld_in +
 // cols elements from in_offset, (cols - 1) * ld_out + rows from out_offset): an overlap raises tilecl::Error

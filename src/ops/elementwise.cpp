@@ -99,6 +99,7 @@ LaunchPlan plan_for(Kind kind, const DTypeInfo& dtype, const Config& config) {
   LaunchPlan plan;
   plan.kernel = std::string(kernel_stem(kind)) + "_" + config.variant;
   plan.options.define("DTYPE", dtype.cl_type);
+  if (is_half_storage(dtype)) plan.options.define("HALF_STORAGE", std::int64_t{1});
   descriptor.render(p, plan.options);
   plan.per_item = vectorized ? static_cast<std::uint64_t>(p.vec * p.wpt) : 1;
   plan.work_group = static_cast<std::uint64_t>(p.wg_x);
@@ -107,7 +108,7 @@ LaunchPlan plan_for(Kind kind, const DTypeInfo& dtype, const Config& config) {
 
 template <typename T>
 cl::Event launch(Kind kind, const QueueTarget& target, cl::CommandQueue& queue, Resolved& resolved, std::uint64_t n,
-                 T alpha, const Operands& operands, const std::vector<cl::Event>* wait) {
+                 ComputeType<T> alpha, const Operands& operands, const std::vector<cl::Event>* wait) {
   const char* op = op_name(kind);
   const auto& plan = resolved.plan_as<LaunchPlan>([kind](const Config& c) { return plan_for(kind, dtype_of<T>(), c); });
   cl::Kernel& kernel = resolved.main_kernel(target, kFamily, plan.options, plan.kernel, op);
@@ -186,7 +187,8 @@ class ElementwiseSubject : public TuningSubject {
     run_with(queue, config, kVerifyN,
              {&verify_first_, kVerifyOffset, &verify_second_, kVerifyOffset, &verify_output_, kVerifyOffset})
         .wait();
-    const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+    // Half: one rounding to half (2^-11 relative) after float arithmetic; the bound is relative plus absolute.
+    const double tolerance = std::is_same_v<T, half> ? 1.0 / 2048 : std::is_same_v<T, float> ? 1e-5 : 1e-12;
     return compare_with_reference(download<T>(queue, verify_output_, expected_.size()), expected_, tolerance);
   }
 
@@ -196,7 +198,7 @@ class ElementwiseSubject : public TuningSubject {
  private:
   static constexpr std::size_t kVerifyN = 12347;  // prime: not a multiple of any VEC * WPT
   static constexpr std::size_t kVerifyOffset = 3;
-  static constexpr T kAlpha = static_cast<T>(0.75);
+  static constexpr double kAlpha = 0.75;
 
   cl::Event run_with(cl::CommandQueue& queue, const Config& config, std::uint64_t n, const Operands& operands);
 
@@ -212,7 +214,8 @@ class ElementwiseSubject : public TuningSubject {
 std::unique_ptr<TuningSubject> make_subject(Kind kind, const std::string& dtype, std::uint64_t n) {
   if (dtype == "float") return std::make_unique<ElementwiseSubject<float>>(kind, n);
   if (dtype == "double") return std::make_unique<ElementwiseSubject<double>>(kind, n);
-  throw Error(op_name(kind), "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float or double");
+  if (dtype == "half") return std::make_unique<ElementwiseSubject<half>>(kind, n);
+  throw Error(op_name(kind), "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double or half");
 }
 
 template <typename T>
@@ -220,7 +223,7 @@ struct ElementwiseOp {
   struct Call {
     Kind kind;
     std::uint64_t n;
-    T alpha;
+    ComputeType<T> alpha;
     Operands operands;
   };
   const char* name() const { return kind_name; }
@@ -241,15 +244,15 @@ struct ElementwiseOp {
 };
 
 template <typename T>
-cl::Event run_elementwise(Kind kind, const Config* explicit_config, cl::CommandQueue& queue, std::uint64_t n, T alpha,
-                          const Operands& operands, const std::vector<cl::Event>* wait) {
+cl::Event run_elementwise(Kind kind, const Config* explicit_config, cl::CommandQueue& queue, std::uint64_t n,
+                          ComputeType<T> alpha, const Operands& operands, const std::vector<cl::Event>* wait) {
   return run_op(ElementwiseOp<T>{op_name(kind)}, explicit_config, queue, {kind, n, alpha, operands}, wait);
 }
 
 template <typename T>
 cl::Event ElementwiseSubject<T>::run_with(cl::CommandQueue& queue, const Config& config, std::uint64_t n,
                                           const Operands& operands) {
-  return run_elementwise<T>(kind_, &config, queue, n, kAlpha, operands, nullptr);
+  return run_elementwise<T>(kind_, &config, queue, n, static_cast<ComputeType<T>>(kAlpha), operands, nullptr);
 }
 
 }  // namespace
@@ -261,6 +264,7 @@ Config elementwise_default_config(const DTypeInfo& dtype, const DeviceInfo& devi
   if (device.is_cpu()) {
     // One SIMD register per access, each work-item streaming its own contiguous block; PoCL picks the
     // work-group size.
+    // (Half is computed in float: a float register's width of halves.)
     const unsigned width = dtype.size == 8 ? device.native_vector_width_double : device.native_vector_width_float;
     config.values = {{"VEC", std::clamp<std::int64_t>(width, 1, 16)}, {"WPT", 4}, {"USE_STRIDED", 0}, {"WG_X", 0}};
   } else {
@@ -277,13 +281,14 @@ template <typename T>
 cl::Event vector_add_with(const Config& config, cl::CommandQueue& queue, std::size_t n, const cl::Buffer& a,
                           std::size_t a_offset, const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c,
                           std::size_t c_offset, const std::vector<cl::Event>* wait) {
-  return run_elementwise<T>(Kind::Add, &config, queue, n, T(0), Operands{&a, a_offset, &b, b_offset, &c, c_offset},
-                            wait);
+  return run_elementwise<T>(Kind::Add, &config, queue, n, ComputeType<T>(0),
+                            Operands{&a, a_offset, &b, b_offset, &c, c_offset}, wait);
 }
 
 template <typename T>
-cl::Event axpy_with(const Config& config, cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x,
-                    std::size_t x_offset, cl::Buffer& y, std::size_t y_offset, const std::vector<cl::Event>* wait) {
+cl::Event axpy_with(const Config& config, cl::CommandQueue& queue, std::size_t n, ComputeType<T> alpha,
+                    const cl::Buffer& x, std::size_t x_offset, cl::Buffer& y, std::size_t y_offset,
+                    const std::vector<cl::Event>* wait) {
   return run_elementwise<T>(Kind::Axpy, &config, queue, n, alpha, Operands{&x, x_offset, nullptr, 0, &y, y_offset},
                             wait);
 }
@@ -293,7 +298,7 @@ std::vector<TunableOp> elementwise_tunable_ops() {
     TunableOp op;
     op.description = {op_name(kind),
                       kFamily,
-                      {"float", "double"},
+                      {"float", "double", "half"},
                       "N (elements), e.g. 1048576 or 2^20",
                       {"2^13", "2^17", "2^21", "2^24"}};
     op.make_subject = [kind](const std::string& dtype, const std::string& shape) {
@@ -314,21 +319,33 @@ template cl::Event axpy_with<float>(const Config&, cl::CommandQueue&, std::size_
                                     std::size_t, cl::Buffer&, std::size_t, const std::vector<cl::Event>*);
 template cl::Event axpy_with<double>(const Config&, cl::CommandQueue&, std::size_t, double, const cl::Buffer&,
                                      std::size_t, cl::Buffer&, std::size_t, const std::vector<cl::Event>*);
+template cl::Event vector_add_with<half>(const Config&, cl::CommandQueue&, std::size_t, const cl::Buffer&, std::size_t,
+                                         const cl::Buffer&, std::size_t, cl::Buffer&, std::size_t,
+                                         const std::vector<cl::Event>*);
+template cl::Event axpy_with<half>(const Config&, cl::CommandQueue&, std::size_t, float, const cl::Buffer&, std::size_t,
+                                   cl::Buffer&, std::size_t, const std::vector<cl::Event>*);
 
 }  // namespace detail
 
 template <typename T>
-detail::FloatingEvent<T> vector_add(cl::CommandQueue& queue, std::size_t n, const cl::Buffer& a, std::size_t a_offset,
-                                    const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c, std::size_t c_offset,
-                                    const std::vector<cl::Event>* wait) {
-  return detail::run_elementwise<T>(detail::Kind::Add, nullptr, queue, n, T(0),
+detail::ElementwiseEvent<T> vector_add(cl::CommandQueue& queue, std::size_t n, const cl::Buffer& a,
+                                       std::size_t a_offset, const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c,
+                                       std::size_t c_offset, const std::vector<cl::Event>* wait) {
+  return detail::run_elementwise<T>(detail::Kind::Add, nullptr, queue, n, detail::ComputeType<T>(0),
                                     detail::Operands{&a, a_offset, &b, b_offset, &c, c_offset}, wait);
 }
 
 template <typename T>
-detail::FloatingEvent<T> axpy(cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x,
-                              std::size_t x_offset, cl::Buffer& y, std::size_t y_offset,
-                              const std::vector<cl::Event>* wait) {
+detail::AxpyEvent<T> axpy(cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x, std::size_t x_offset,
+                          cl::Buffer& y, std::size_t y_offset, const std::vector<cl::Event>* wait) {
+  return detail::run_elementwise<T>(detail::Kind::Axpy, nullptr, queue, n, alpha,
+                                    detail::Operands{&x, x_offset, nullptr, 0, &y, y_offset}, wait);
+}
+
+template <typename T>
+detail::HalfEvent<T> axpy(cl::CommandQueue& queue, std::size_t n, float alpha, const cl::Buffer& x,
+                          std::size_t x_offset, cl::Buffer& y, std::size_t y_offset,
+                          const std::vector<cl::Event>* wait) {
   return detail::run_elementwise<T>(detail::Kind::Axpy, nullptr, queue, n, alpha,
                                     detail::Operands{&x, x_offset, nullptr, 0, &y, y_offset}, wait);
 }
@@ -341,5 +358,9 @@ template cl::Event axpy<float>(cl::CommandQueue&, std::size_t, float, const cl::
                                std::size_t, const std::vector<cl::Event>*);
 template cl::Event axpy<double>(cl::CommandQueue&, std::size_t, double, const cl::Buffer&, std::size_t, cl::Buffer&,
                                 std::size_t, const std::vector<cl::Event>*);
+template cl::Event vector_add<half>(cl::CommandQueue&, std::size_t, const cl::Buffer&, std::size_t, const cl::Buffer&,
+                                    std::size_t, cl::Buffer&, std::size_t, const std::vector<cl::Event>*);
+template cl::Event axpy<half>(cl::CommandQueue&, std::size_t, float, const cl::Buffer&, std::size_t, cl::Buffer&,
+                              std::size_t, const std::vector<cl::Event>*);
 
 }  // namespace tilecl

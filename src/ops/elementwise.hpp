@@ -14,9 +14,10 @@ cl::Event vector_add_with(const Config& config, cl::CommandQueue& queue, std::si
                           std::size_t a_offset, const cl::Buffer& b, std::size_t b_offset, cl::Buffer& c,
                           std::size_t c_offset, const std::vector<cl::Event>* wait = nullptr);
 
+// T: float, double or half (alpha: ComputeType<T>, float for half).
 template <typename T>
-cl::Event axpy_with(const Config& config, cl::CommandQueue& queue, std::size_t n, T alpha, const cl::Buffer& x,
-                    std::size_t x_offset, cl::Buffer& y, std::size_t y_offset,
+cl::Event axpy_with(const Config& config, cl::CommandQueue& queue, std::size_t n, ComputeType<T> alpha,
+                    const cl::Buffer& x, std::size_t x_offset, cl::Buffer& y, std::size_t y_offset,
                     const std::vector<cl::Event>* wait = nullptr);
 
 // The search space and default shared by vector_add and axpy.

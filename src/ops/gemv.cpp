@@ -131,16 +131,16 @@ std::shared_ptr<CompiledProgram> program_for(const QueueTarget& target, const DT
 // vectors holds it.
 template <typename T>
 void enqueue_scale(const QueueTarget& target, LaunchSequence& chain, CompiledProgram& program, const GemvProblem& p,
-                   T beta) {
+                   ComputeType<T> beta) {
   const cl::NDRange local = helper_local(*target.info);
   chain.launch(program, "gemv_reduce", helper_global(local, p.length(), p.vectors), local,
-               static_cast<cl_int>(p.length()), cl_int{0}, *p.y, cl_ulong{0}, cl_int{0}, T(0), beta, *p.y,
+               static_cast<cl_int>(p.length()), cl_int{0}, *p.y, cl_ulong{0}, cl_int{0}, ComputeType<T>(0), beta, *p.y,
                static_cast<cl_ulong>(p.y_offset), static_cast<cl_int>(p.ldy), static_cast<cl_int>(p.incy));
 }
 
 template <typename T>
 void enqueue_product(const QueueTarget& target, LaunchSequence& chain, CompiledProgram& program, const GemvProblem& p,
-                     const Plan& plan, T alpha, T beta, cl::Buffer* scratch) {
+                     const Plan& plan, ComputeType<T> alpha, ComputeType<T> beta, cl::Buffer* scratch) {
   const cl::NDRange helper = helper_local(*target.info);
   const cl::Buffer* x = p.x;
   std::uint64_t x_offset = p.x_offset, ldx = p.ldx;
@@ -261,8 +261,8 @@ GemvProblem problem_of(const Call& call) {
 }
 
 template <typename T>
-cl::Event run_gemv(const Config* config, cl::CommandQueue& queue, const Call& call, T alpha, T beta,
-                   const std::vector<cl::Event>* wait) {
+cl::Event run_gemv(const Config* config, cl::CommandQueue& queue, const Call& call, ComputeType<T> alpha,
+                   ComputeType<T> beta, const std::vector<cl::Event>* wait) {
   check_enum(kOp, "layout", call.layout);
   check_enum(kOp, "trans", call.trans);
   check_increment("incx", call.incx);
@@ -277,11 +277,12 @@ cl::Event run_gemv(const Config* config, cl::CommandQueue& queue, const Call& ca
 }  // namespace
 
 template <typename T>
-cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& p, T alpha, T beta,
-                       const std::vector<cl::Event>* wait, const Config* config, std::vector<cl::Event>* events) {
+cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& p, ComputeType<T> alpha,
+                       ComputeType<T> beta, const std::vector<cl::Event>* wait, const Config* config,
+                       std::vector<cl::Event>* events) {
   check_problem(p);
   // The scaling alone needs no tuned choice: without a configuration, it runs in the bucket's default program.
-  const bool scale_only = alpha == T(0) || p.depth() == 0;
+  const bool scale_only = alpha == 0 || p.depth() == 0;
   const Config chosen = scale_only && config == nullptr
                             ? gemv_default_config(dtype_of<T>(), gemv_bucket(p), *target.info)
                             : resolve_config<T>(target, p, config);
@@ -292,10 +293,11 @@ cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const
 
 template <typename T>
 cl::Event enqueue_gemv_with_program(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& p,
-                                    const Config& config, CompiledProgram& program, T alpha, T beta,
-                                    const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
+                                    const Config& config, CompiledProgram& program, ComputeType<T> alpha,
+                                    ComputeType<T> beta, const std::vector<cl::Event>* wait,
+                                    std::vector<cl::Event>* events) {
   check_problem(p);
-  if (alpha == T(0) || p.depth() == 0) {
+  if (alpha == 0 || p.depth() == 0) {
     LaunchSequence chain(kOp, queue, wait, events);
     enqueue_scale<T>(target, chain, program, p, beta);
     return chain.last();
@@ -304,7 +306,8 @@ cl::Event enqueue_gemv_with_program(const QueueTarget& target, cl::CommandQueue&
   std::unique_ptr<WorkspaceLease> lease;
   if (plan.workspace > 0)
     lease = std::make_unique<WorkspaceLease>(
-        acquire_workspace(kOp, target.context, target.device, "gemv", plan.workspace * sizeof(T), wait));
+        // Elements of the partials' type (the gathered 16-bit vectors of half take less than theirs).
+        acquire_workspace(kOp, target.context, target.device, "gemv", plan.workspace * sizeof(ComputeType<T>), wait));
   LaunchSequence chain(kOp, queue, lease ? lease->wait_list() : wait, events);
   enqueue_product<T>(target, chain, program, p, plan, alpha, beta, lease ? &lease->buffer() : nullptr);
   if (lease) lease->release_after(chain.last());
@@ -358,35 +361,46 @@ std::optional<GemvProblem> gemv_problem_of_gemm(Layout layout, Transpose trans_a
 
 template <typename T>
 cl::Event gemv_with(const Config& config, cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m,
-                    std::size_t n, T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-                    const cl::Buffer& x, std::size_t x_offset, std::ptrdiff_t incx, T beta, cl::Buffer& y,
+                    std::size_t n, ComputeType<T> alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
+                    const cl::Buffer& x, std::size_t x_offset, std::ptrdiff_t incx, ComputeType<T> beta, cl::Buffer& y,
                     std::size_t y_offset, std::ptrdiff_t incy, const std::vector<cl::Event>* wait) {
   return run_gemv<T>(&config, queue,
                      Call{layout, trans, m, n, &a, a_offset, lda, &x, x_offset, incx, &y, y_offset, incy}, alpha, beta,
                      wait);
 }
 
-#define TILECL_GEMV_INSTANTIATE(T)                                                                                  \
-  template cl::Event enqueue_gemv<T>(const QueueTarget&, cl::CommandQueue&, const GemvProblem&, T, T,               \
+#define TILECL_GEMV_INSTANTIATE(T, S)                                                                               \
+  template cl::Event enqueue_gemv<T>(const QueueTarget&, cl::CommandQueue&, const GemvProblem&, S, S,               \
                                      const std::vector<cl::Event>*, const Config*, std::vector<cl::Event>*);        \
   template cl::Event enqueue_gemv_with_program<T>(const QueueTarget&, cl::CommandQueue&, const GemvProblem&,        \
-                                                  const Config&, CompiledProgram&, T, T,                            \
+                                                  const Config&, CompiledProgram&, S, S,                            \
                                                   const std::vector<cl::Event>*, std::vector<cl::Event>*);          \
-  template cl::Event gemv_with<T>(const Config&, cl::CommandQueue&, Layout, Transpose, std::size_t, std::size_t, T, \
+  template cl::Event gemv_with<T>(const Config&, cl::CommandQueue&, Layout, Transpose, std::size_t, std::size_t, S, \
                                   const cl::Buffer&, std::size_t, std::size_t, const cl::Buffer&, std::size_t,      \
-                                  std::ptrdiff_t, T, cl::Buffer&, std::size_t, std::ptrdiff_t,                      \
+                                  std::ptrdiff_t, S, cl::Buffer&, std::size_t, std::ptrdiff_t,                      \
                                   const std::vector<cl::Event>*);
-TILECL_GEMV_INSTANTIATE(float)
-TILECL_GEMV_INSTANTIATE(double)
+TILECL_GEMV_INSTANTIATE(float, float)
+TILECL_GEMV_INSTANTIATE(double, double)
+TILECL_GEMV_INSTANTIATE(half, float)
 #undef TILECL_GEMV_INSTANTIATE
 
 }  // namespace detail
 
 template <typename T>
-detail::FloatingEvent<T> gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n,
-                              T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x,
-                              std::size_t x_offset, std::ptrdiff_t incx, T beta, cl::Buffer& y, std::size_t y_offset,
-                              std::ptrdiff_t incy, const std::vector<cl::Event>* wait) {
+detail::GemvEvent<T> gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n,
+                          T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x,
+                          std::size_t x_offset, std::ptrdiff_t incx, T beta, cl::Buffer& y, std::size_t y_offset,
+                          std::ptrdiff_t incy, const std::vector<cl::Event>* wait) {
+  return detail::run_gemv<T>(
+      nullptr, queue, detail::Call{layout, trans, m, n, &a, a_offset, lda, &x, x_offset, incx, &y, y_offset, incy},
+      alpha, beta, wait);
+}
+
+template <typename T>
+detail::HalfEvent<T> gemv(cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m, std::size_t n,
+                          float alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda, const cl::Buffer& x,
+                          std::size_t x_offset, std::ptrdiff_t incx, float beta, cl::Buffer& y, std::size_t y_offset,
+                          std::ptrdiff_t incy, const std::vector<cl::Event>* wait) {
   return detail::run_gemv<T>(
       nullptr, queue, detail::Call{layout, trans, m, n, &a, a_offset, lda, &x, x_offset, incx, &y, y_offset, incy},
       alpha, beta, wait);
@@ -399,5 +413,9 @@ template cl::Event gemv<double>(cl::CommandQueue&, Layout, Transpose, std::size_
                                 const cl::Buffer&, std::size_t, std::size_t, const cl::Buffer&, std::size_t,
                                 std::ptrdiff_t, double, cl::Buffer&, std::size_t, std::ptrdiff_t,
                                 const std::vector<cl::Event>*);
+
+template cl::Event gemv<half>(cl::CommandQueue&, Layout, Transpose, std::size_t, std::size_t, float, const cl::Buffer&,
+                              std::size_t, std::size_t, const cl::Buffer&, std::size_t, std::ptrdiff_t, float,
+                              cl::Buffer&, std::size_t, std::ptrdiff_t, const std::vector<cl::Event>*);
 
 }  // namespace tilecl

@@ -55,9 +55,9 @@ struct GemvProblem {
 // `config`: an explicit configuration (tests, the tuner), or nullptr to let the tuning service choose for the
 // problem's bucket (gemv_bucket). `events` (optional) receives every launch, first to last. Returns the last.
 template <typename T>
-cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& problem, T alpha, T beta,
-                       const std::vector<cl::Event>* wait, const Config* config = nullptr,
-                       std::vector<cl::Event>* events = nullptr);
+cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& problem,
+                       ComputeType<T> alpha, ComputeType<T> beta, const std::vector<cl::Event>* wait,
+                       const Config* config = nullptr, std::vector<cl::Event>* events = nullptr);
 
 // enqueue_gemv with a configuration already resolved (valid for gemv_search_space) and its program, as
 // gemv_program returns it for this problem or one of the same form, vectors and alignment of R's offset and
@@ -65,8 +65,9 @@ cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const
 // variant keeps the program with its per-thread dispatch memo).
 template <typename T>
 cl::Event enqueue_gemv_with_program(const QueueTarget& target, cl::CommandQueue& queue, const GemvProblem& problem,
-                                    const Config& config, CompiledProgram& program, T alpha, T beta,
-                                    const std::vector<cl::Event>* wait, std::vector<cl::Event>* events = nullptr);
+                                    const Config& config, CompiledProgram& program, ComputeType<T> alpha,
+                                    ComputeType<T> beta, const std::vector<cl::Event>* wait,
+                                    std::vector<cl::Event>* events = nullptr);
 
 // The program `config` runs `problem` with (VEC lowered to what R's offset and leading dimension allow).
 std::shared_ptr<CompiledProgram> gemv_program(const QueueTarget& target, const DTypeInfo& dtype, const Config& config,
@@ -84,8 +85,8 @@ std::optional<GemvProblem> gemv_problem_of_gemm(Layout layout, Transpose trans_a
 // The public gemv with an explicit configuration (tests, the bench's baselines); validated like gemv().
 template <typename T>
 cl::Event gemv_with(const Config& config, cl::CommandQueue& queue, Layout layout, Transpose trans, std::size_t m,
-                    std::size_t n, T alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-                    const cl::Buffer& x, std::size_t x_offset, std::ptrdiff_t incx, T beta, cl::Buffer& y,
+                    std::size_t n, ComputeType<T> alpha, const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
+                    const cl::Buffer& x, std::size_t x_offset, std::ptrdiff_t incx, ComputeType<T> beta, cl::Buffer& y,
                     std::size_t y_offset, std::ptrdiff_t incy, const std::vector<cl::Event>* wait = nullptr);
 
 // The shape bucket of a problem ("dots,<2^20", ..., "columns,multi"; see gemv.cpp) and every bucket.

@@ -1,5 +1,6 @@
 // gemv's tuning subject (one bucket's timing problem and a ragged verification problem, checked against the
 // host reference shared with the tests) and its entry for `tilecl tune`.
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -54,6 +55,19 @@ std::string shape_of(const GemvBucketShape& b) {
          (b.vectors > 1 ? ":v" + std::to_string(b.vectors) : "");
 }
 
+// The accepted error of an output of T: gemm_tolerance's, in float for half storage (computed in float), plus one
+// spacing of half at the result (2^-10 relative, 2^-24 absolute): the reference and the device each round a value
+// within that float bound of the other to half once.
+template <typename T>
+double storage_tolerance(std::size_t depth, double magnitude, T result) {
+  if constexpr (std::is_same_v<T, half>) {
+    return reference::gemm_tolerance<float>(depth, magnitude) + std::ldexp(std::abs(static_cast<float>(result)), -10) +
+           std::ldexp(1.0, -24);
+  } else {
+    return reference::gemm_tolerance<T>(depth, magnitude);
+  }
+}
+
 template <typename T>
 class GemvSubject : public TuningSubject {
  public:
@@ -91,7 +105,7 @@ class GemvSubject : public TuningSubject {
     p.x = &timing_x_, p.ldx = p.depth();
     p.y = &timing_y_, p.ldy = p.length();
     std::vector<cl::Event> events;
-    enqueue_gemv<T>(queue_target(kOp, queue), queue, p, T(1), T(0.5), nullptr, &config, &events);
+    enqueue_gemv<T>(queue_target(kOp, queue), queue, p, 1, 0.5, nullptr, &config, &events);
     return events;
   }
 
@@ -151,7 +165,7 @@ void GemvSubject<T>::prepare_verification(const cl::Context& context, std::mt199
       reference::gemv(reference::Layout::RowMajor, trans, p.rows, p.cols, kAlpha, r_values_.data() + p.r_offset, p.ldr,
                       x_values_.data() + p.x_offset + v * p.ldx, 1, beta, y, 2, &magnitude);
       for (std::uint64_t i = 0; i < p.length(); ++i)
-        bound[p.y_offset + v * p.ldy + i * 2] = reference::gemm_tolerance<T>(p.depth(), magnitude[i]);
+        bound[p.y_offset + v * p.ldy + i * 2] = storage_tolerance<T>(p.depth(), magnitude[i], y[i * 2]);
     }
     expected_.emplace_back(result.begin(), result.end());
     bounds_.push_back(std::move(bound));
@@ -164,10 +178,10 @@ std::string GemvSubject<T>::verify(cl::CommandQueue& queue, const Config& config
     const bool beta_zero = pass == 0;
     std::vector<T> start = y_values_;
     for (std::size_t i = 0; i < start.size(); ++i)
-      if (beta_zero && inside_[i]) start[i] = std::numeric_limits<T>::quiet_NaN();
+      if (beta_zero && inside_[i]) start[i] = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
     queue.enqueueWriteBuffer(verify_y_, CL_TRUE, 0, start.size() * sizeof(T), start.data());
-    enqueue_gemv<T>(queue_target(kOp, queue), queue, verify_, T(kAlpha), T(beta_zero ? 0.0 : kBeta), nullptr, &config)
-        .wait();
+    const ComputeType<T> alpha = kAlpha, beta = beta_zero ? 0.0 : kBeta;
+    enqueue_gemv<T>(queue_target(kOp, queue), queue, verify_, alpha, beta, nullptr, &config).wait();
     const auto got = download<T>(queue, verify_y_, start.size());
     const std::string miss = compare_within_bounds(got, expected_[pass], bounds_[pass], "y");
     if (!miss.empty()) return miss + (beta_zero ? " (beta = 0 over NaN)" : "");
@@ -180,7 +194,8 @@ std::string GemvSubject<T>::verify(cl::CommandQueue& queue, const Config& config
 std::unique_ptr<TuningSubject> make_gemv_subject(const std::string& dtype, const std::string& bucket) {
   if (dtype == "float") return std::make_unique<GemvSubject<float>>(bucket);
   if (dtype == "double") return std::make_unique<GemvSubject<double>>(bucket);
-  throw Error(kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float or double");
+  if (dtype == "half") return std::make_unique<GemvSubject<half>>(bucket);
+  throw Error(kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double or half");
 }
 
 std::vector<TunableOp> gemv_tunable_ops() {
@@ -194,7 +209,7 @@ std::vector<TunableOp> gemv_tunable_ops() {
   for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
   op.description = {kOp,
                     "gemv",
-                    {"float", "double"},
+                    {"float", "double", "half"},
                     "MxN[:N|T][:row|col][:vV] (A is m x n as in BLAS; transpose; layout; V vectors at once, 1..8, as "
                     "gemm with m or n <= 8 runs), e.g. 8192x8192:T; tuned per shape bucket: " +
                         list,

@@ -103,7 +103,7 @@ VariantSpace variant_space(const DTypeInfo& dtype) {
            {"WG_Y", {8, 4, 1, 16, 32}},
            {"WG_X", {32, 8, 64, 1}},
            {"SPLIT", {16, 4, 1, 64}, ParameterKind::Launch}},
-          gemv_constraints(dtype.size)};
+          gemv_constraints(is_half_storage(dtype) ? sizeof(float) : dtype.size)};  // partial sums in DTYPE
 }
 
 }  // namespace
@@ -134,8 +134,10 @@ Config gemv_default_config(const DTypeInfo& dtype, const std::string& bucket, co
 
 BuildOptions gemv_build_options(const DTypeInfo& dtype, const Config& config, GemvForm form, std::uint64_t vectors) {
   BuildOptions options;
-  options.define("DTYPE", dtype.cl_type);
+  // Half storage computes in float (kernels/gemv.cl, HALF_STORAGE).
+  options.define("DTYPE", is_half_storage(dtype) ? "float" : dtype.cl_type);
   options.define("STORAGE", dtype.cl_type);
+  if (is_half_storage(dtype)) options.define("HALF_STORAGE", std::int64_t{1});
   options.define("NUM_VECTORS", static_cast<std::int64_t>(vectors));
   options.define("FORM", form == GemvForm::Dots ? 1 : 2);
   for (const char* name : {"VEC", "WPT", "WG_X", "WG_Y", "UNROLL"}) options.define(name, config.value(name));

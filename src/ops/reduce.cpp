@@ -78,8 +78,11 @@ void validate_input(const std::string& name, const QueueTarget& target, const DT
   if (n > 0) check_buffer(name, "x", x, target.context, x_offset, n, dtype.size);
 }
 
-// Bytes of one result element: T for sum/min/max, int32 for argmin/argmax.
-std::size_t result_size(const DTypeInfo& dtype, ReduceOp op) { return is_arg(op) ? 4 : dtype.size; }
+// Bytes of one partial or result value: T's, or a float's for half storage (reduced in float).
+std::size_t value_size(const DTypeInfo& dtype) { return is_half_storage(dtype) ? 4 : dtype.size; }
+
+// Bytes of one result element: a value for sum/min/max, int32 for argmin/argmax.
+std::size_t result_size(const DTypeInfo& dtype, ReduceOp op) { return is_arg(op) ? 4 : value_size(dtype); }
 
 void validate_result(const std::string& name, const QueueTarget& target, const DTypeInfo& dtype, ReduceOp op,
                      std::uint64_t n, const cl::Buffer& x, std::uint64_t x_offset, const cl::Buffer& result,
@@ -95,6 +98,7 @@ void validate_result(const std::string& name, const QueueTarget& target, const D
 BuildOptions build_options_for(const DTypeInfo& dtype, ReduceOp op, const Config& config) {
   BuildOptions options;
   options.define("DTYPE", dtype.cl_type);
+  if (is_half_storage(dtype)) options.define("HALF_STORAGE", std::int64_t{1});
   options.define("REDUCE_OP", op_code(op));
   if (config.variant == "chunked") {
     for (const char* name : {"VEC", "WPT"}) options.define(name, config.value(name));
@@ -175,7 +179,7 @@ Plan make_plan(const Config& config, const DTypeInfo& dtype, ReduceOp op, const 
   plan.passes.push_back(last);
   plan.final_slot = next;
   const std::uint64_t slots = next + 1;
-  const std::uint64_t value_bytes = round_up(slots * dtype.size, 8);
+  const std::uint64_t value_bytes = round_up(slots * value_size(dtype), 8);
   plan.index_base = value_bytes / 4;
   plan.bytes = value_bytes + (is_arg(op) ? 4 * slots : 0);
   return plan;
@@ -243,10 +247,10 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
     }
     if (destination.buffer == nullptr) {
       const std::vector<cl::Event> previous{events.back()};
-      const std::uint64_t offset = arg ? (plan.index_base + plan.final_slot) * 4 : plan.final_slot * dtype.size;
+      const std::uint64_t offset = arg ? (plan.index_base + plan.final_slot) * 4 : plan.final_slot * value_size(dtype);
       cl::Event read;
       try {
-        queue.enqueueReadBuffer(scratch, CL_FALSE, offset, arg ? 4 : dtype.size, destination.host, &previous, &read);
+        queue.enqueueReadBuffer(scratch, CL_FALSE, offset, result_size(dtype, op), destination.host, &previous, &read);
       } catch (const cl::Error& error) {
         throw Error(name, "result", error.err(), "reading the result back failed");
       }
@@ -326,10 +330,11 @@ class ReduceSubject : public TuningSubject {
     if (is_arg(op_)) {
       got = download<std::int32_t>(queue, result_, kResultOffset + 1)[kResultOffset];
     } else {
-      got = static_cast<double>(download<T>(queue, result_, kResultOffset + 1)[kResultOffset]);
+      got = static_cast<double>(download<ComputeType<T>>(queue, result_, kResultOffset + 1)[kResultOffset]);
     }
+    // Half is summed in float: float's bound (the reference sums the stored halves).
     const double tolerance = op_ != ReduceOp::Sum || std::is_integral_v<T> ? 0
-                             : std::is_same_v<T, float>                    ? 2e-6 * scale_
+                             : std::is_same_v<ComputeType<T>, float>       ? 2e-6 * scale_
                                                                            : 1e-13 * scale_;
     if (std::abs(got - expected_) <= tolerance) return {};
     return std::string(to_string(op_)) + " of " + std::to_string(kVerifyN) + " elements is " + std::to_string(got) +
@@ -355,7 +360,8 @@ std::unique_ptr<TuningSubject> make_subject(ReduceOp op, const std::string& dtyp
   if (dtype == "float") return std::make_unique<ReduceSubject<float>>(op, n);
   if (dtype == "double") return std::make_unique<ReduceSubject<double>>(op, n);
   if (dtype == "int32") return std::make_unique<ReduceSubject<std::int32_t>>(op, n);
-  throw Error(reduce_tuning_name(op), "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double or int32");
+  if (dtype == "half") return std::make_unique<ReduceSubject<half>>(op, n);
+  throw Error(reduce_tuning_name(op), "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double, int32 or half");
 }
 
 // What the common frame's resolve() needs to find or tune a reduction's choice (the per-thread memo first).
@@ -393,9 +399,10 @@ cl::Event run_reduce(const Config* explicit_config, cl::CommandQueue& queue, Red
   check_wait_list(name, wait, target.context);
   if (n == 0) {
     // The sum of nothing is 0: written, so the result never keeps stale data.
+    using Value = ComputeType<T>;
     cl::Event event;
     try {
-      queue.enqueueFillBuffer(result, T(0), result_offset * sizeof(T), sizeof(T), wait, &event);
+      queue.enqueueFillBuffer(result, Value(0), result_offset * sizeof(Value), sizeof(Value), wait, &event);
     } catch (const cl::Error& error) {
       throw Error(name, "result", error.err(), "writing the sum of no elements (0) failed");
     }
@@ -455,11 +462,13 @@ SearchSpace reduce_search_space(const DTypeInfo& dtype, ReduceOp op, const Devic
   };
   auto vec_legal = [](std::int64_t vec) { return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16; };
 
+  // Local memory holds accumulators (float for half storage) and int indices.
+  const auto local_bytes = static_cast<std::int64_t>(value_size(dtype)) + 4;
   Constraint tree_fits{"WG_X is a power of two, within the device's max work-group size and local memory",
-                       [size](const Values& v, const DeviceInfo& d) {
+                       [local_bytes](const Values& v, const DeviceInfo& d) {
                          const auto wg = at(v, "WG_X");
                          return is_power_of_two(wg) && static_cast<std::uint64_t>(wg) <= d.max_work_group_size &&
-                                static_cast<std::uint64_t>(wg * (size + 4)) <= d.local_memory_bytes;
+                                static_cast<std::uint64_t>(wg * local_bytes) <= d.local_memory_bytes;
                        }};
   const std::vector<std::int64_t> work_groups{256, 128, 512, 1024, 64};
   VariantSpace interleaved{"interleaved", {{"WG_X", first("interleaved", "WG_X", work_groups)}}, {tree_fits}};
@@ -490,10 +499,10 @@ SearchSpace reduce_search_space(const DTypeInfo& dtype, ReduceOp op, const Devic
        {"1 <= WPT and WPT * VEC <= 65536",
         [](const Values& v, const DeviceInfo&) { return at(v, "WPT") >= 1 && at(v, "WPT") * at(v, "VEC") <= 65536; }},
        {"WG_X (0: the driver chooses) and the later passes' 64 fit the device's max work-group size",
-        [size](const Values& v, const DeviceInfo& d) {
+        [local_bytes](const Values& v, const DeviceInfo& d) {
           return static_cast<std::uint64_t>(at(v, "WG_X")) <= d.max_work_group_size &&
                  static_cast<std::uint64_t>(kChunkedPartialsGroup) <= d.max_work_group_size &&
-                 static_cast<std::uint64_t>(kChunkedPartialsGroup * (size + 4)) <= d.local_memory_bytes;
+                 static_cast<std::uint64_t>(kChunkedPartialsGroup * local_bytes) <= d.local_memory_bytes;
         }}}};
   if (preferred.variant == "chunked") return SearchSpace({chunked, vector, sequential, interleaved});
   return SearchSpace({vector, chunked, sequential, interleaved});
@@ -536,7 +545,7 @@ std::vector<TunableOp> reduce_tunable_ops() {
     TunableOp entry;
     entry.description = {reduce_tuning_name(op),
                          kFamily,
-                         {"float", "double", "int32"},
+                         {"float", "double", "int32", "half"},
                          "N (elements), e.g. 16777216 or 2^24",
                          {"2^13", "2^17", "2^21", "2^24"}};
     entry.make_subject = [op](const std::string& dtype, const std::string& shape) {
@@ -553,6 +562,7 @@ std::vector<TunableOp> reduce_tunable_ops() {
 TILECL_INSTANTIATE_REDUCE_WITH(float)
 TILECL_INSTANTIATE_REDUCE_WITH(double)
 TILECL_INSTANTIATE_REDUCE_WITH(std::int32_t)
+TILECL_INSTANTIATE_REDUCE_WITH(half)
 #undef TILECL_INSTANTIATE_REDUCE_WITH
 
 }  // namespace detail
@@ -567,7 +577,7 @@ detail::ReduceEvent<T> reduce(cl::CommandQueue& queue, ReduceOp op, std::size_t 
 template <typename T>
 detail::ReduceValue<T> reduce_value(cl::CommandQueue& queue, ReduceOp op, std::size_t n, const cl::Buffer& x,
                                     std::size_t x_offset, const std::vector<cl::Event>* wait) {
-  return detail::run_reduce_to_host<T, T>("reduce_value", false, queue, op, n, x, x_offset, wait);
+  return detail::run_reduce_to_host<T, detail::ComputeType<T>>("reduce_value", false, queue, op, n, x, x_offset, wait);
 }
 
 template <typename T>
@@ -580,13 +590,14 @@ detail::ReduceIndex<T> reduce_index(cl::CommandQueue& queue, ReduceOp op, std::s
 #define TILECL_INSTANTIATE_REDUCE(T)                                                                                  \
   template cl::Event reduce<T>(cl::CommandQueue&, ReduceOp, std::size_t, const cl::Buffer&, std::size_t, cl::Buffer&, \
                                std::size_t, const std::vector<cl::Event>*);                                           \
-  template T reduce_value<T>(cl::CommandQueue&, ReduceOp, std::size_t, const cl::Buffer&, std::size_t,                \
-                             const std::vector<cl::Event>*);                                                          \
+  template detail::ComputeType<T> reduce_value<T>(cl::CommandQueue&, ReduceOp, std::size_t, const cl::Buffer&,        \
+                                                  std::size_t, const std::vector<cl::Event>*);                        \
   template std::size_t reduce_index<T>(cl::CommandQueue&, ReduceOp, std::size_t, const cl::Buffer&, std::size_t,      \
                                        const std::vector<cl::Event>*);
 TILECL_INSTANTIATE_REDUCE(float)
 TILECL_INSTANTIATE_REDUCE(double)
 TILECL_INSTANTIATE_REDUCE(std::int32_t)
+TILECL_INSTANTIATE_REDUCE(half)
 #undef TILECL_INSTANTIATE_REDUCE
 
 }  // namespace tilecl

@@ -168,13 +168,16 @@ const Variants& variants_for(std::size_t element_size) {
     v.space = SearchSpace(spaces);
     return v;
   };
-  static const Variants bytes = make(1), words = make(4), doubles = make(8);
+  static const Variants bytes = make(1), halves = make(2), words = make(4), doubles = make(8);
+  if (element_size == 2) return halves;
   return element_size == 1 ? bytes : element_size == 8 ? doubles : words;
 }
 
-// The kernels move bits: float and int32 share the programs of uint, double those of ulong (no fp64 needed).
+// The kernels move bits: float and int32 share the programs of uint, double those of ulong (no fp64 needed), half
+// and bfloat16 those of ushort.
 const char* bits_type(const DTypeInfo& dtype) {
   if (dtype.size == 1) return "uchar";
+  if (dtype.size == 2) return "ushort";
   return dtype.size == 8 ? "ulong" : "uint";
 }
 
@@ -432,7 +435,7 @@ class TransposeSubject : public TuningSubject {
       const std::size_t out_size = out_offset + (cols - 1) * ld_out + rows + 7;
       const std::vector<T> in_values = random_values<T>(in_size, random);
       poisoned_out.assign(out_size, T{});
-      std::memset(poisoned_out.data(), 0xA7, out_size * sizeof(T));
+      std::memset(static_cast<void*>(poisoned_out.data()), 0xA7, out_size * sizeof(T));
       expected = poisoned_out;
       for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t c = 0; c < cols; ++c)
@@ -468,7 +471,9 @@ std::unique_ptr<TuningSubject> make_subject(const std::string& dtype, std::uint6
   if (dtype == "double") return std::make_unique<TransposeSubject<double>>(rows, cols, rows);
   if (dtype == "int32") return std::make_unique<TransposeSubject<std::int32_t>>(rows, cols, rows);
   if (dtype == "uint8") return std::make_unique<TransposeSubject<std::uint8_t>>(rows, cols, rows);
-  throw Error(kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double, int32 or uint8");
+  if (dtype == "half") return std::make_unique<TransposeSubject<half>>(rows, cols, rows);
+  if (dtype == "bfloat16") return std::make_unique<TransposeSubject<bfloat16>>(rows, cols, rows);
+  throw Error(kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double, int32, uint8, half or bfloat16");
 }
 
 }  // namespace
@@ -490,8 +495,9 @@ Config transpose_default_config(const DTypeInfo& dtype, const DeviceInfo& device
   // GPUs: a padded local tile (one extra column against bank conflicts). Measured on an H200 (2026-11-30,
   // 16384^2): for 4-byte elements a 64 x 64 tile with float4 accesses and 16 rows of work-items reached 94% of
   // copy bandwidth (32 x 32: 87%); for 8-byte elements 32 x 32 with double2; for bytes 64 x 64 with uchar4 and
-  // 4 columns of padding. Smaller tiles, then fewer rows, when the device's local memory or work-group is smaller.
-  const std::int64_t tile_vec = size == 8 ? 2 : 4;
+  // 4 columns of padding. 2-byte elements (half, bfloat16) take the 4-byte tile with ushort8 (16-byte) accesses, by
+  // analogy (not measured). Smaller tiles, then fewer rows, when the device's local memory or work-group is smaller.
+  const std::int64_t tile_vec = size == 1 ? 4 : 16 / size;
   std::int64_t tile = size == 8 ? 32 : 64;
   const std::int64_t pad = size == 1 ? 4 : 1;
   std::int64_t tile_rows = size == 1 ? 8 : 16;
@@ -542,7 +548,7 @@ std::vector<TunableOp> transpose_tunable_ops() {
   TunableOp op;
   op.description = {kOp,
                     kFamily,
-                    {"float", "double", "int32", "uint8"},
+                    {"float", "double", "int32", "uint8", "half", "bfloat16"},
                     "ROWSxCOLS (in is rows x cols, packed), e.g. 4096x4096",
                     {"128x256", "16x32768", "1021x1021", "1024x1024", "4093x4093", "4096x4096"}};
   op.make_subject = [](const std::string& dtype, const std::string& shape) {
@@ -561,6 +567,8 @@ TILECL_INSTANTIATE_TRANSPOSE(float)
 TILECL_INSTANTIATE_TRANSPOSE(double)
 TILECL_INSTANTIATE_TRANSPOSE(std::int32_t)
 TILECL_INSTANTIATE_TRANSPOSE(std::uint8_t)
+TILECL_INSTANTIATE_TRANSPOSE(half)
+TILECL_INSTANTIATE_TRANSPOSE(bfloat16)
 #undef TILECL_INSTANTIATE_TRANSPOSE
 
 }  // namespace detail
@@ -583,5 +591,10 @@ template cl::Event transpose<std::int32_t>(cl::CommandQueue&, std::size_t, std::
 template cl::Event transpose<std::uint8_t>(cl::CommandQueue&, std::size_t, std::size_t, const cl::Buffer&, std::size_t,
                                            std::size_t, cl::Buffer&, std::size_t, std::size_t,
                                            const std::vector<cl::Event>*);
+template cl::Event transpose<half>(cl::CommandQueue&, std::size_t, std::size_t, const cl::Buffer&, std::size_t,
+                                   std::size_t, cl::Buffer&, std::size_t, std::size_t, const std::vector<cl::Event>*);
+template cl::Event transpose<bfloat16>(cl::CommandQueue&, std::size_t, std::size_t, const cl::Buffer&, std::size_t,
+                                       std::size_t, cl::Buffer&, std::size_t, std::size_t,
+                                       const std::vector<cl::Event>*);
 
 }  // namespace tilecl

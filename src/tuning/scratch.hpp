@@ -10,13 +10,16 @@
 #include <type_traits>
 #include <vector>
 
+#include "tilecl/types.hpp"
+
 namespace tilecl::detail {
 
-// Uniform values in [-1, 1) for floating types, [-100, 100] for integers.
+// Uniform values in [-1, 1) for floating types (tilecl::half and bfloat16 rounded from them), [-100, 100] for
+// integers.
 template <typename T>
 std::vector<T> random_values(std::size_t count, std::mt19937_64& random) {
   std::vector<T> values(count);
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
     std::uniform_real_distribution<double> distribution(-1.0, 1.0);
     for (auto& value : values) value = static_cast<T>(distribution(random));
   } else {

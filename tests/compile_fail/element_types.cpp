@@ -67,9 +67,17 @@ void image(cl::CommandQueue& q, cl::Buffer& b) {
   tilecl::transpose<double>(q, 1, 1, b, 0, 1, b, 0, 1);
   tilecl::transpose<std::int32_t>(q, 1, 1, b, 0, 1, b, 0, 1);
   tilecl::transpose<std::uint8_t>(q, 1, 1, b, 0, 1, b, 0, 1);
+  tilecl::vector_add<tilecl::half>(q, 1, b, 0, b, 0, b, 0);
+  tilecl::axpy<tilecl::half>(q, 1, 1.0f, b, 0, b, 0);
+  tilecl::axpy(q, 1, 2.0f, b, 0, b, 0);  // T deduced from alpha: float
+  tilecl::gemv<tilecl::half>(q, Layout::RowMajor, Transpose::No, 1, 1, 1.0f, b, 0, 1, b, 0, 1, 0.0f, b, 0, 1);
+  tilecl::transpose<tilecl::half>(q, 1, 1, b, 0, 1, b, 0, 1);
+  tilecl::transpose<tilecl::bfloat16>(q, 1, 1, b, 0, 1, b, 0, 1);
   reducible<float>(q, b);
   reducible<double>(q, b);
   reducible<std::int32_t>(q, b);
+  reducible<tilecl::half>(q, b);
+  [[maybe_unused]] const float half_sum = tilecl::reduce_value<tilecl::half>(q, ReduceOp::Sum, 1, b, 0);
   image<std::uint8_t>(q, b);
   image<float>(q, b);
   tilecl::gemm<tilecl::half>(q, Layout::RowMajor, Transpose::No, Transpose::No, 1, 1, 1, 1.0f, b, 0, 1, b, 0, 1, 0.0f,

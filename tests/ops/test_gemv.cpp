@@ -48,6 +48,18 @@ reference::Transpose ref_trans(Transpose trans) {
   return trans == Transpose::Yes ? reference::Transpose::Yes : reference::Transpose::No;
 }
 
+// The accepted error of an output (magnitude: |alpha| sum |a x| + |beta y|): the float or double rounding bound of
+// a `depth`-term sum; for half (computed in float) float's bound plus one spacing of half at the result (2^-10
+// relative, 2^-24 absolute), as the reference and the device each round to half once.
+template <typename T>
+double tolerance(std::size_t depth, double magnitude, double result) {
+  if constexpr (test::is_float16_v<T>)
+    return reference::gemm_tolerance<float>(depth, magnitude) + std::ldexp(std::abs(result), -10) +
+           std::ldexp(1.0, -24);
+  else
+    return reference::gemm_tolerance<T>(depth, magnitude);
+}
+
 // Checks every element of a result region: within the rounding bound of a `depth`-term sum where `inside`,
 // bit for bit (or NaN for NaN) elsewhere.
 template <typename T>
@@ -75,7 +87,7 @@ void check_gemv(const Config* config, const Problem& p) {
   const std::size_t lda = (row_major ? p.n : p.m) + p.lda_extra;
   const std::size_t x_length = transposed ? p.m : p.n, y_length = transposed ? p.n : p.m;
   const std::size_t a_size = p.a_offset + reference::required_elements(ref_layout(p.layout), {p.m, p.n}, lda);
-  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const T nan = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
   std::vector<T> a = test::random_vector<T>(a_size + 3, random);
   std::vector<T> x = test::random_vector<T>(p.x_offset + reference::vector_span(x_length, p.incx) + 2, random);
   if (p.alpha == 0.0) a.assign(a.size(), nan), x.assign(x.size(), nan);
@@ -99,15 +111,17 @@ void check_gemv(const Config* config, const Problem& p) {
   } else {
     reference::gemv(ref_layout(p.layout), ref_trans(p.trans), p.m, p.n, p.alpha, a.data() + p.a_offset, lda,
                     x.data() + p.x_offset, p.incx, p.beta, want.data() + p.y_offset, p.incy, &magnitude);
-    for (std::size_t i = 0; i < y_length; ++i)
-      bound[p.y_offset + reference::vector_index(i, y_length, p.incy)] =
-          reference::gemm_tolerance<T>(x_length, magnitude[i]);
+    for (std::size_t i = 0; i < y_length; ++i) {
+      const std::size_t at = p.y_offset + reference::vector_index(i, y_length, p.incy);
+      bound[at] = tolerance<T>(x_length, magnitude[i], static_cast<double>(want[at]));
+    }
   }
 
   cl::Buffer a_buffer = test::to_device(a), x_buffer = test::to_device(x);
   test::GuardedBuffer<T> y_buffer(start);
   const std::size_t y_at = y_buffer.offset() + p.y_offset;
-  const T alpha = static_cast<T>(p.alpha), beta = static_cast<T>(p.beta);
+  const detail::ComputeType<T> alpha = static_cast<detail::ComputeType<T>>(p.alpha),
+                               beta = static_cast<detail::ComputeType<T>>(p.beta);
   cl::Event done =
       config != nullptr
           ? detail::gemv_with<T>(*config, device().queue, p.layout, p.trans, p.m, p.n, alpha, a_buffer, p.a_offset, lda,
@@ -175,7 +189,7 @@ void check_gemm_as_gemv(const Config* config, Layout layout, Transpose ta, Trans
   std::vector<double> magnitude, bound(c.size(), 0.0);
   reference::gemm(rl, ref_trans(ta), ref_trans(tb), m, n, k, -0.75, a.data() + offset, lda, b.data() + offset, ldb,
                   beta, want.data() + offset, ldc, &magnitude);
-  for (std::size_t i = 0; i < magnitude.size(); ++i) bound[offset + i] = reference::gemm_tolerance<T>(k, magnitude[i]);
+  for (std::size_t i = 0; i < magnitude.size(); ++i) bound[offset + i] = tolerance<T>(k, magnitude[i], 0.0);
 
   cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b);
   test::GuardedBuffer<T> c_buffer(c);
@@ -245,6 +259,64 @@ TEST_SUITE("ops.gemv") {
     }
   }
 
+  TEST_CASE("gemv: half storage through both forms, every orientation and several settings, within the bound") {
+    Problem base;
+    base.m = 67, base.n = 45, base.alpha = -1.25, base.beta = 0.5, base.a_offset = 3, base.lda_extra = 2;
+    base.x_offset = 1, base.y_offset = 2;
+    // GPU-shaped with 16-byte (VEC 8) loads, CPU-shaped, and VEC 16 with depth slices.
+    const std::vector<Config> half_settings{gemv_config(8, 1, 32, 8, 4, 16), settings()[1], settings()[4]};
+    for (const auto& config : half_settings) {
+      CAPTURE(config.to_string());
+      for (const auto& p : orientations(base)) check_gemv<half>(&config, p);
+      for (const auto& shape : std::vector<std::array<std::size_t, 2>>{{1, 1}, {1, 37}, {37, 1}, {5, 3001}, {3001, 7}})
+        for (Transpose trans : {Transpose::No, Transpose::Yes}) {
+          Problem p;
+          p.m = shape[0], p.n = shape[1], p.trans = trans, p.alpha = 0.5, p.beta = -2.0;
+          p.a_offset = shape[0] % 2 ? 16 : 1, p.lda_extra = shape[1] % 2 ? 16 - shape[1] % 16 : 1;
+          check_gemv<half>(&config, p);
+        }
+    }
+    // alpha = 0 (A and x hold NaN, not read), beta = 0 (y holds NaN, not read), and the public API.
+    for (const auto& [alpha, beta] : std::vector<std::pair<double, double>>{{0.0, -3.0}, {2.0, 0.0}, {1.5, 0.25}})
+      for (Transpose trans : {Transpose::No, Transpose::Yes}) {
+        Problem p;
+        p.m = 300, p.n = 1200, p.trans = trans, p.alpha = alpha, p.beta = beta, p.x_offset = 1, p.incy = -1;
+        check_gemv<half>(nullptr, p);
+      }
+  }
+
+  TEST_CASE("gemv: the tuning entry verifies half settings in both forms (tilecl tune --dtype half)") {
+    for (const char* shape : {"500x700:N", "700x500:T"}) {
+      CAPTURE(shape);
+      auto subject = detail::find_tunable_op("gemv").make_subject("half", shape);
+      CHECK(subject->key().dtype == "half");
+      subject->prepare(device().queue, 9);
+      cl::CommandQueue queue = device().queue;
+      for (const auto& config : {subject->default_config(*device().info), settings()[1], settings()[4]})
+        CHECK(subject->verify(queue, config).empty());
+    }
+  }
+
+  TEST_CASE("gemv: half: sizes count 2-byte elements; results beyond half's range overflow to infinity") {
+    const std::vector<half> ones(64, half(200.0f));
+    cl::Buffer a = test::to_device(ones), x = test::to_device(ones);
+    test::GuardedBuffer<half> y(2);
+    // 8 products of 40000 each: 320000 is beyond 65504.
+    gemv<half>(device().queue, Layout::RowMajor, Transpose::No, 2, 8, 1.0f, a, 0, 8, x, 0, 1, 0.0f, y.buffer(),
+               y.offset(), 1)
+        .wait();
+    CHECK(std::isinf(static_cast<float>(y.read()[0])));
+    y.check_guards("half y");
+    // a holds 64 halves: 8 x 8 fits, at offset 1 it does not.
+    try {
+      gemv<half>(device().queue, Layout::RowMajor, Transpose::No, 8, 8, 1.0f, a, 1, 8, x, 0, 1, 0.0f, y.buffer(), 0, 1);
+      FAIL("expected tilecl::Error");
+    } catch (const Error& error) {
+      CHECK(error.argument() == "a");
+      CHECK(error.status_name() == "CL_INVALID_BUFFER_SIZE");
+    }
+  }
+
   TEST_CASE("gemv: double through both forms and several settings") {
     if (!device().info->fp64) return;  // the refusal is in reliability.bad_input
     for (const auto& config : {settings()[0], settings()[1]}) {
@@ -285,6 +357,7 @@ TEST_SUITE("ops.gemv") {
       p.m = trans == Transpose::No ? 5 : 600, p.n = trans == Transpose::No ? 600 : 5, p.trans = trans;
       p.alpha = 0.5, p.beta = 1.5, p.incx = 2, p.incy = -2, p.a_offset = 4;
       check_gemv<float>(&config, p);
+      check_gemv<half>(&config, p);
       p.m = 3, p.n = 7, p.incx = 1, p.beta = 0.0, p.alpha = 0.0;  // y = beta * y alone
       check_gemv<float>(&config, p);
     }

@@ -122,7 +122,7 @@ double reduce_into_poison(const Config* config, ReduceOp op, std::size_t n, cons
                           cl::CommandQueue* queue = nullptr) {
   cl::CommandQueue& q = queue ? *queue : device().queue;
   return is_arg(op) ? reduce_into_guarded<T, std::int32_t>(config, op, n, x, x_offset, q)
-                    : reduce_into_guarded<T, T>(config, op, n, x, x_offset, q);
+                    : reduce_into_guarded<T, detail::ComputeType<T>>(config, op, n, x, x_offset, q);
 }
 
 // Sums are compared within a tolerance of sum |x| (the order of additions differs from the reference's);
@@ -140,12 +140,35 @@ void check_result(ReduceOp op, double got, const T* x, std::size_t n) {
   }
 }
 
+// Half input is reduced in float: the reference reduces the stored values widened to float (exactly), with
+// float's bounds (values rounded to half once, when the test stores them; no rounding to half after).
+template <typename T>
+void check_stored(ReduceOp op, double got, const std::vector<T>& values, std::size_t offset, std::size_t n) {
+  if constexpr (test::is_float16_v<T>) {
+    const std::vector<float> widened(values.begin(), values.end());
+    check_result<float>(op, got, widened.data() + offset, n);
+  } else {
+    check_result<T>(op, got, values.data() + offset, n);
+  }
+}
+
 template <typename T>
 void check_reduce(const Config* config, ReduceOp op, std::size_t n, std::size_t x_offset) {
   auto random = test::random_engine(std::string("reduce") + to_string(op) + std::to_string(n));
   const auto values = data_for<T>(op, x_offset + n + 5, random);
   cl::Buffer x = test::to_device(values);
-  check_result<T>(op, reduce_into_poison<T>(config, op, n, x, x_offset), values.data() + x_offset, n);
+  check_stored<T>(op, reduce_into_poison<T>(config, op, n, x, x_offset), values, x_offset, n);
+}
+
+// reduce_value or reduce_index (the public calls to the host) of n elements at `offset`.
+template <typename T>
+void check_to_host(ReduceOp op, std::size_t n, std::size_t offset) {
+  auto random = test::random_engine(std::string("host") + detail::dtype_of<T>().name + to_string(op));
+  const auto values = data_for<T>(op, n + offset, random);
+  cl::Buffer x = test::to_device(values);
+  const double got = is_arg(op) ? static_cast<double>(reduce_index<T>(device().queue, op, n, x, offset))
+                                : static_cast<double>(reduce_value<T>(device().queue, op, n, x, offset));
+  check_stored<T>(op, got, values, offset, n);
 }
 
 template <typename E>
@@ -227,18 +250,89 @@ TEST_SUITE("ops.reduce") {
     }
   }
 
+  TEST_CASE("reduce: half storage through every variant and op at awkward lengths and offsets, results in float") {
+    const std::vector<std::size_t> lengths{1, 2, 3, 7, 17, 257, 4097, 100003, (1u << 20) + 3};
+    std::vector<Setting> settings = base_settings();
+    const std::vector<ReduceOp> all(std::begin(kOps), std::end(kOps));
+    // The defaults for half on this device and on a GPU (16-byte loads: VEC 8), and 16-wide chunks.
+    DeviceInfo as_gpu = *device().info;
+    as_gpu.type = CL_DEVICE_TYPE_GPU;
+    as_gpu.local_memory_is_dedicated = true;
+    settings.push_back({detail::reduce_default_config(detail::dtype_of<half>(), ReduceOp::Sum, as_gpu), all});
+    settings.push_back({{"chunked", {{"VEC", 16}, {"WPT", 3}, {"WG_X", 8}}}, {ReduceOp::Sum, ReduceOp::ArgMin}});
+    for (const auto& setting : settings) {
+      CAPTURE(setting.config.to_string());
+      for (ReduceOp op : setting.ops) {
+        CAPTURE(to_string(op));
+        for (std::size_t n : lengths) {
+          CAPTURE(n);
+          check_reduce<half>(&setting.config, op, n, n % 5);
+        }
+      }
+    }
+    for (ReduceOp op : kOps) {
+      CAPTURE(to_string(op));
+      for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{100003}}) {
+        CAPTURE(n);
+        check_reduce<half>(nullptr, op, n, 1);
+        check_to_host<half>(op, n, 3);
+      }
+    }
+  }
+
+  TEST_CASE("reduce: the tuning entries verify half settings (tilecl tune --dtype half)") {
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::ArgMin}) {
+      CAPTURE(to_string(op));
+      auto subject = detail::find_tunable_op(detail::reduce_tuning_name(op)).make_subject("half", "2^17");
+      CHECK(subject->key().dtype == "half");
+      subject->prepare(device().queue, 3);
+      cl::CommandQueue queue = device().queue;
+      for (const auto& setting : base_settings()) CHECK(subject->verify(queue, setting.config).empty());
+    }
+  }
+
+  TEST_CASE("reduce: half: NaN and infinities, a sum beyond half's range, n = 0 and bad arguments") {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    std::vector<half> values(3001, half(60000.0f));  // the sum (1.8e8) is far beyond half's largest value
+    cl::Buffer big = test::to_device(values);
+    const double big_sum = reduce_value<half>(device().queue, ReduceOp::Sum, 3001, big, 0);
+    CHECK(std::abs(big_sum - 60000.0 * 3001) <= 2e-6 * 60000.0 * 3001);
+    values[2000] = half(-inf);
+    values[1000] = half(nan);
+    values[2500] = half(nan);
+    cl::Buffer x = test::to_device(values);
+    CHECK(std::isnan(reduce_value<half>(device().queue, ReduceOp::Min, 3001, x, 0)));
+    CHECK(reduce_index<half>(device().queue, ReduceOp::ArgMax, 3001, x, 0) == 1000);
+    CHECK(reduce_index<half>(device().queue, ReduceOp::ArgMin, 1000, x, 1001) == 999);
+    CHECK(reduce_value<half>(device().queue, ReduceOp::Min, 1000, x, 1001) == -inf);
+    // n = 0: the sum is a float 0, written between guards.
+    test::GuardedBuffer<float> result(1);
+    reduce<half>(device().queue, ReduceOp::Sum, 0, x, 0, result.buffer(), result.offset()).wait();
+    CHECK(result.read()[0] == 0.0f);
+    result.check_guards("half sum of nothing");
+    // Sizes count 2-byte elements in x and 4-byte floats in the result.
+    cl::Buffer six_bytes = test::to_device(std::vector<half>(3, half(1.0f)));
+    expect_error([&] { reduce<half>(device().queue, ReduceOp::Sum, 10, x, 0, six_bytes, 1); }, "reduce", "result",
+                 "CL_INVALID_BUFFER_SIZE");
+    CHECK_NOTHROW(
+        reduce<half>(device().queue, ReduceOp::Max, 3, six_bytes, 0, result.buffer(), result.offset()).wait());
+    expect_error([&] { reduce_value<half>(device().queue, ReduceOp::Max, 4, six_bytes, 0); }, "reduce_value", "x",
+                 "CL_INVALID_BUFFER_SIZE");
+    expect_error([&] { reduce_value<half>(device().queue, ReduceOp::ArgMax, 4, x, 0); }, "reduce_value", "op",
+                 "CL_INVALID_VALUE");
+    // Floats 20.. of x's buffer are its halves 40..: inside the 100 halves read.
+    expect_error([&] { reduce<half>(device().queue, ReduceOp::Sum, 100, x, 0, x, 20); }, "reduce", "result",
+                 "CL_MEM_COPY_OVERLAP");
+    CHECK_NOTHROW(reduce<half>(device().queue, ReduceOp::Sum, 100, x, 0, x, 50).wait());  // bytes 200..204: after
+  }
+
   TEST_CASE("reduce: the public API for every op and type, into the caller's buffer and to the host") {
     for (ReduceOp op : kOps) {
       CAPTURE(to_string(op));
       for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{100003}}) {
         CAPTURE(n);
         check_reduce<float>(nullptr, op, n, 0);
-        auto random = test::random_engine(std::string("host") + to_string(op));
-        const auto values = data_for<float>(op, n + 2, random);
-        cl::Buffer x = test::to_device(values);
-        const double got = is_arg(op) ? static_cast<double>(reduce_index<float>(device().queue, op, n, x, 2))
-                                      : static_cast<double>(reduce_value<float>(device().queue, op, n, x, 2));
-        check_result<float>(op, got, values.data() + 2, n);
+        check_to_host<float>(op, n, 2);
       }
     }
     // int32 to the host, and a double index.
@@ -670,5 +764,9 @@ TEST_SUITE("ops.reduce") {
         if (setting.config.variant == "chunked") check_reduce<float>(&setting.config, op, 4100, 3);
       }
     }
+    // Half storage through the vector and chunked variants (element, aligned-vector and unaligned loads).
+    for (const auto& setting : {base_settings()[2], base_settings()[3]})
+      for (ReduceOp op : {ReduceOp::Sum, ReduceOp::ArgMax})
+        for (std::size_t n : {13, 300}) check_reduce<half>(&setting.config, op, n, 3);
   }
 }

@@ -88,10 +88,48 @@ std::vector<Config> double_configs() {
           {"block", {{"VEC", 4}, {"USE_SHUFFLE", 0}, {"WG_X", 1}, {"WG_Y", 16}}}};
 }
 
+// 2-byte elements (half and bfloat16 share the ushort programs): 16-byte vectors (VEC 8), 16-wide blocks, the
+// shifted tile at 32-byte sectors (SECTOR 16) and at 16 elements with VEC 4, the unpadded tile at VEC 16.
+std::vector<Config> half_configs() {
+  return {detail::transpose_default_config(detail::dtype_of<half>(), *device().info),
+          {"naive", {{"WG_X", 16}, {"WG_Y", 4}}},
+          {"tiled", {{"TILE", 64}, {"VEC", 16}, {"WG_Y", 8}}},
+          {"padded", {{"TILE", 32}, {"VEC", 8}, {"WG_Y", 8}, {"PAD", 1}}},
+          {"padded", {{"TILE", 16}, {"VEC", 2}, {"WG_Y", 4}, {"PAD", 2}}},
+          {"shifted", {{"TILE", 64}, {"VEC", 8}, {"WG_Y", 16}, {"PAD", 1}, {"SECTOR", 16}}},
+          {"shifted", {{"TILE", 32}, {"VEC", 4}, {"WG_Y", 8}, {"PAD", 2}, {"SECTOR", 32}}},
+          {"block", {{"VEC", 8}, {"USE_SHUFFLE", 1}, {"WG_X", 4}, {"WG_Y", 2}}},
+          {"block", {{"VEC", 16}, {"USE_SHUFFLE", 1}, {"WG_X", 1}, {"WG_Y", 8}}},
+          {"block", {{"VEC", 4}, {"USE_SHUFFLE", 0}, {"WG_X", 4}, {"WG_Y", 2}}}};
+}
+
+// Random 16-bit patterns for half and bfloat16 (every exponent, NaN payloads and infinities included: a transpose
+// moves bits), random values of the range below for the other types.
+template <typename T>
+std::vector<T> random_elements(std::size_t count, std::mt19937_64& random, double low, double high) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+    const auto bits = test::random_vector<std::uint16_t>(count, random, 1, 65535);
+    std::vector<T> values(count);
+    for (std::size_t i = 0; i < count; ++i) values[i] = T::from_bits(bits[i]);
+    return values;
+  } else {
+    return test::random_vector<T>(count, random, low, high);
+  }
+}
+
 // int32 shares float's programs (the kernels move 4-byte words): the default and one of each variant.
 std::vector<Config> int32_configs() {
   const auto floats = float_configs();
   return {floats[0], floats[1], floats[3], floats[4], floats[7], floats[11]};
+}
+
+// What a mismatch prints: the value, or the bits of a 16-bit float.
+template <typename T>
+auto bits_of(T value) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>)
+    return value.bits;
+  else
+    return value;
 }
 
 // Transposes a random matrix (shape, layout) with `config` (nullptr: the public API) into a poisoned output
@@ -103,13 +141,12 @@ void check_transpose(const Config* config, Shape shape, const Layout& layout) {
   const std::size_t ld_out = layout.align16 ? align_up(rows, 16) : rows + layout.ld_out_extra;
   auto random = test::random_engine("transpose" + std::to_string(rows) + "x" + std::to_string(cols));
   // Integers cover the whole range of the type (bits are moved, not values); floats avoid zero.
-  auto in = std::is_floating_point_v<T>
-                ? test::random_vector<T>(layout.in_offset + rows * ld_in + kGuard, random, 0.5, 2.0)
-            : std::is_same_v<T, std::uint8_t>
-                ? test::random_vector<T>(layout.in_offset + rows * ld_in + kGuard, random, 1, 255)
-                : test::random_vector<T>(layout.in_offset + rows * ld_in + kGuard, random, -2e9, 2e9);
+  const std::size_t in_size = layout.in_offset + rows * ld_in + kGuard;
+  auto in = std::is_floating_point_v<T>       ? random_elements<T>(in_size, random, 0.5, 2.0)
+            : std::is_same_v<T, std::uint8_t> ? random_elements<T>(in_size, random, 1, 255)
+                                              : random_elements<T>(in_size, random, -2e9, 2e9);
   std::vector<T> out(layout.out_offset + cols * ld_out + kGuard);
-  std::memset(out.data(), 0xA7, out.size() * sizeof(T));
+  std::memset(static_cast<void*>(out.data()), 0xA7, out.size() * sizeof(T));
   cl::Buffer in_buffer = test::to_device(in);
   test::GuardedBuffer<T> out_buffer(out);
   const std::size_t out_at = out_buffer.offset() + layout.out_offset;
@@ -129,7 +166,7 @@ void check_transpose(const Config* config, Shape shape, const Layout& layout) {
   std::size_t bad = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
-      if (bad < 3) FAIL_CHECK("element " << i << " is " << +got[i] << ", expected " << +want[i]);
+      if (bad < 3) FAIL_CHECK("element " << i << " is " << +bits_of(got[i]) << ", expected " << +bits_of(want[i]));
       ++bad;
     }
   }
@@ -177,6 +214,12 @@ TEST_SUITE("ops.transpose") {
     sweep_type<std::int32_t>(int32_configs());
   }
 
+  TEST_CASE("transpose: every variant moves half and bfloat16 bit for bit, at several settings") {
+    sweep_type<half>(half_configs());
+    const auto halves = half_configs();
+    sweep_type<bfloat16>({halves[0], halves[2], halves[5], halves[7]});
+  }
+
   TEST_CASE("transpose: launch sizes left to the driver") {
     for (const Config& config : {Config{"naive", {{"WG_X", 0}, {"WG_Y", 0}}},
                                  Config{"block", {{"VEC", 4}, {"USE_SHUFFLE", 1}, {"WG_X", 0}, {"WG_Y", 0}}}}) {
@@ -196,6 +239,8 @@ TEST_SUITE("ops.transpose") {
         check_transpose<double>(nullptr, shape, layout);
         check_transpose<std::int32_t>(nullptr, shape, layout);
         check_transpose<std::uint8_t>(nullptr, shape, layout);
+        check_transpose<half>(nullptr, shape, layout);
+        check_transpose<bfloat16>(nullptr, shape, layout);
       }
     }
     // Larger ragged and prime shapes, and single rows and columns long enough to span many work-groups.
@@ -204,6 +249,7 @@ TEST_SUITE("ops.transpose") {
       CAPTURE(shape.cols);
       check_transpose<float>(nullptr, shape, kLayouts[0]);
       check_transpose<std::uint8_t>(nullptr, shape, kLayouts[1]);
+      check_transpose<half>(nullptr, shape, kLayouts[1]);
     }
   }
 
@@ -340,8 +386,9 @@ TEST_SUITE("ops.transpose") {
     DeviceInfo cpu = gpu;
     cpu.type = CL_DEVICE_TYPE_CPU;
     cpu.local_memory_is_dedicated = false;
-    for (const detail::DTypeInfo* dtype : {&detail::dtype_of<float>(), &detail::dtype_of<double>(),
-                                           &detail::dtype_of<std::int32_t>(), &detail::dtype_of<std::uint8_t>()}) {
+    for (const detail::DTypeInfo* dtype :
+         {&detail::dtype_of<float>(), &detail::dtype_of<double>(), &detail::dtype_of<std::int32_t>(),
+          &detail::dtype_of<std::uint8_t>(), &detail::dtype_of<half>()}) {
       CAPTURE(dtype->name);
       for (const DeviceInfo* info : {&gpu, &cpu}) {
         const Config preferred = detail::transpose_default_config(*dtype, *info);
@@ -374,7 +421,7 @@ TEST_SUITE("ops.transpose") {
 
   TEST_CASE("transpose: the tuning entry verifies every variant at ragged shapes and rejects malformed shapes") {
     const auto& op = detail::find_tunable_op("transpose");
-    CHECK(op.description.dtypes.size() == 4);
+    CHECK(op.description.dtypes.size() == 6);
     auto subject = op.make_subject("uint8", "100x200");
     CHECK(subject->key().bucket == "rows*cols<2^16");
     CHECK(detail::find_tunable_op("transpose").make_subject("float", "16x100000")->key().bucket == "min(rows,cols)<32");
@@ -390,7 +437,13 @@ TEST_SUITE("ops.transpose") {
     }
     CHECK_THROWS_AS(op.make_subject("float", "100"), Error);
     CHECK_THROWS_AS(op.make_subject("float", "0x100"), Error);
-    CHECK_THROWS_AS(op.make_subject("half", "100x100"), Error);
+    CHECK_THROWS_AS(op.make_subject("int64", "100x100"), Error);
+    auto halves = op.make_subject("half", "300x200");
+    halves->prepare(device().queue, 11);
+    for (const Config& config : half_configs()) {
+      CAPTURE(config.to_string());
+      CHECK(halves->verify(queue, config).empty());
+    }
     // What a call would use, resolved as the call resolves it (tuning is off in the test runner).
     const auto choice = tuning::parameters_for(device().queue, "transpose", "float", "2048x2048");
     CHECK(choice.parameters == detail::transpose_default_config(detail::dtype_of<float>(), *device().info));
@@ -422,5 +475,8 @@ TEST_SUITE("ops.transpose") {
     check_transpose<std::uint8_t>(&byte_configs()[7], {45, 77}, kLayouts[0]);
     check_transpose<double>(&double_configs()[3], {19, 21}, kLayouts[2]);
     check_transpose<double>(&double_configs()[4], {41, 37}, kLayouts[1]);
+    check_transpose<half>(&half_configs()[5], {70, 83}, kLayouts[1]);
+    const Config half_shuffle2{"block", {{"VEC", 16}, {"USE_SHUFFLE", 2}, {"WG_X", 1}, {"WG_Y", 8}}};
+    check_transpose<half>(&half_shuffle2, {17, 35}, kLayouts[2]);
   }
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tilecl/device.hpp"
+#include "tilecl/types.hpp"
 
 namespace tilecl::test {
 
@@ -80,11 +81,16 @@ class ScopedEnv {
   std::string old_value_;
 };
 
-// Random values: floats uniform in [low, high), never all zero; integers uniform in [low, high].
+// The 16-bit float storage types (tilecl/types.hpp): floating values, not arithmetic types.
+template <typename T>
+inline constexpr bool is_float16_v = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
+
+// Random values: floats uniform in [low, high) (half and bfloat16: rounded from them), never all zero; integers
+// uniform in [low, high].
 template <typename T>
 std::vector<T> random_vector(std::size_t count, std::mt19937_64& random, double low = -1.0, double high = 1.0) {
   std::vector<T> values(count);
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_floating_point_v<T> || is_float16_v<T>) {
     std::uniform_real_distribution<double> distribution(low, high);
     for (auto& value : values) value = static_cast<T>(distribution(random));
   } else {
@@ -97,7 +103,9 @@ std::vector<T> random_vector(std::size_t count, std::mt19937_64& random, double 
 // A value no correct kernel writes: NaN for floating types, a fixed odd pattern for integers.
 template <typename T>
 T poison() {
-  if constexpr (std::is_floating_point_v<T>)
+  if constexpr (is_float16_v<T>)
+    return T::from_bits(0x7e5a);  // a NaN in both formats
+  else if constexpr (std::is_floating_point_v<T>)
     return std::numeric_limits<T>::quiet_NaN();
   else
     return static_cast<T>(0x5a5a5a5a);
@@ -105,7 +113,9 @@ T poison() {
 
 template <typename T>
 bool is_poison(T value) {
-  if constexpr (std::is_floating_point_v<T>)
+  if constexpr (is_float16_v<T>)
+    return std::isnan(static_cast<float>(value));
+  else if constexpr (std::is_floating_point_v<T>)
     return std::isnan(value);
   else
     return value == poison<T>();
