@@ -22,9 +22,9 @@
 #include "program_cache.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/reduce.hpp"
+#include "tuning/choice_resolver.hpp"
 #include "tuning/length_bucket.hpp"
 #include "tuning/scratch.hpp"
-#include "tuning/tuning_service.hpp"
 #include "workspace.hpp"
 
 namespace tilecl {
