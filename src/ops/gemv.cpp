@@ -316,6 +316,7 @@ std::shared_ptr<CompiledProgram> gemv_program(const QueueTarget& target, const D
   return program_for(target, dtype, lowered_config(config, p), p);
 }
 
+// NOLINTNEXTLINE(readability-function-cognitive-complexity): to split once the half-precision work lands here
 std::optional<GemvProblem> gemv_problem_of_gemm(Layout layout, Transpose trans_a, Transpose trans_b, std::uint64_t m,
                                                 std::uint64_t n, std::uint64_t k, const cl::Buffer& a,
                                                 std::uint64_t a_offset, std::uint64_t lda, const cl::Buffer& b,
