@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -12,6 +13,7 @@
 #include "tilecl/error.hpp"
 #include "tilecl/runtime.hpp"
 #include "tilecl/tuning.hpp"
+#include "tuning/choice_resolver.hpp"
 #include "tuning/full_tune.hpp"
 #include "tuning/op_registry.hpp"
 #include "tuning/tuning_db.hpp"
@@ -45,6 +47,15 @@ class WidestWorkGroupWins : public detail::Timer {
  public:
   double time_ms(detail::TuningSubject&, cl::CommandQueue&, const detail::Config& config) override {
     return 1000.0 / static_cast<double>(1 + config.value("WG_X"));
+  }
+};
+
+// The same choice, slowly: a tuning takes long enough that other threads act while it is in flight.
+class SlowWidestWorkGroupWins : public WidestWorkGroupWins {
+ public:
+  double time_ms(detail::TuningSubject& subject, cl::CommandQueue& queue, const detail::Config& config) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return WidestWorkGroupWins::time_ms(subject, queue, config);
   }
 };
 
@@ -303,5 +314,43 @@ TEST_SUITE("tuning.first_use") {
     const auto second = tuning::parameters_for(device().queue, "axpy", "float", std::to_string(n));
     CHECK(second.origin == tuning::Origin::FirstUse);
     CHECK(second.parameters != first.parameters);
+  }
+
+  TEST_CASE("first use: threads discarding the same failed choice at once leave one resolution of the key") {
+    // Every thread holds the stored choice before any discards it; a discard must not undo the resolution
+    // another thread started after its own discard (with the old unconditional erase, each thread tuned).
+    FreshTuningState state("first-use-discard-threads");
+    const std::string shape = "3001";
+    const auto stored = tuning::parameters_for(device().queue, "axpy", "float", shape);
+    REQUIRE(stored.origin == tuning::Origin::FirstUse);
+    tuning::clear();
+    SlowWidestWorkGroupWins timer;
+    detail::set_tuning_timer_for_testing(&timer);
+    const auto before = statistics();
+    constexpr int kThreads = 8;
+    std::vector<tuning::Choice> held(kThreads), after(kThreads);
+    std::atomic<int> holding{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        auto subject = detail::find_tunable_op("axpy").make_subject("float", shape);
+        const auto target = detail::queue_target("test", device().queue);
+        auto& resolver = detail::ChoiceResolver::instance();
+        held[t] = resolver.choose(target, *subject);
+        ++holding;
+        while (holding < kThreads) std::this_thread::yield();
+        resolver.discard(target, *subject, held[t].parameters, "discarded by the test");
+        after[t] = resolver.choose(target, *subject);
+      });
+    for (auto& thread : threads) thread.join();
+    detail::set_tuning_timer_for_testing(nullptr);
+    CHECK(statistics().tunings - before.tunings == 1);
+    for (int t = 0; t < kThreads; ++t) {
+      CHECK(held[t].origin == tuning::Origin::Database);
+      CHECK(held[t].parameters == stored.parameters);
+      CHECK(after[t].origin == tuning::Origin::FirstUse);
+      CHECK(after[t].parameters == after[0].parameters);
+    }
+    CHECK(after[0].parameters != stored.parameters);
   }
 }
