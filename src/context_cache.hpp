@@ -18,6 +18,7 @@
 #pragma once
 
 #include <CL/opencl.hpp>
+#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -70,6 +71,17 @@ class BuildOnceMap {
     dropped = entries_.extract(key);
   }
 
+  // Drops the key's entry when it is built and `drop(value)` holds; an entry being built, or whose build failed,
+  // stays. For forgetting one value without undoing a newer build of the same key.
+  template <typename Drop>
+  void erase_if_built(const Key& key, Drop drop) {
+    typename Map::node_type dropped;  // released after the lock
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = entries_.find(key);
+    if (found == entries_.end() || !is_value(found->second) || !drop(found->second.get())) return;
+    dropped = entries_.extract(found);
+  }
+
   // Whether the key is built, being built, or failed.
   bool contains(const Key& key) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -111,6 +123,18 @@ class BuildOnceMap {
 
  private:
   using Map = std::map<Key, std::shared_future<Value>>;
+
+  // Whether a build is finished and did not throw.
+  static bool is_value(const std::shared_future<Value>& future) {
+    if (future.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+    try {
+      future.get();
+      return true;
+    } catch (...) {
+      return false;
+    }
+  }
+
   std::mutex mutex_;
   Map entries_;
 };

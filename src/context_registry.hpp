@@ -53,21 +53,4 @@ class ContextRegistry {
   std::vector<Pruner> pruners_;
 };
 
-// What a pruner does: erases the entries of `map` whose context (context_of(key)) is not kept and returns
-// their values, so that the caller releases them after unlocking (releasing OpenCL objects can take a while).
-template <typename Map, typename ContextOf>
-std::vector<typename Map::mapped_type> take_entries_not_kept(Map& map, const std::set<cl_context>& kept,
-                                                             ContextOf context_of) {
-  std::vector<typename Map::mapped_type> taken;
-  for (auto it = map.begin(); it != map.end();) {
-    if (kept.count(context_of(it->first)) != 0) {
-      ++it;
-      continue;
-    }
-    taken.push_back(std::move(it->second));
-    it = map.erase(it);
-  }
-  return taken;
-}
-
 }  // namespace tilecl::detail

@@ -9,8 +9,8 @@
 #include "dtype.hpp"
 #include "program_cache.hpp"
 #include "tilecl/error.hpp"
+#include "tuning/choice_resolver.hpp"
 #include "tuning/op_registry.hpp"
-#include "tuning/tuning_service.hpp"
 
 namespace tilecl {
 
@@ -38,7 +38,7 @@ Prepared prepare(const cl::CommandQueue& queue, const std::string& op, const std
   }
 
   Prepared prepared;
-  prepared.choice = detail::TuningService::instance().choose(target, *subject);
+  prepared.choice = detail::ChoiceResolver::instance().choose(target, *subject);
   prepared.timed_shape = subject->timing_shape();
   const detail::BuildOptions options = subject->build_options(prepared.choice.parameters);
   detail::ProgramCache::instance().get(target.context, target.device, subject->family(), options, op);

@@ -5,10 +5,10 @@
 #include <iostream>
 
 #include "binary_cache.hpp"
+#include "dispatch_generation.hpp"
 #include "environment.hpp"
 #include "kernel_sources.hpp"
 #include "log.hpp"
-#include "ops/op_frame.hpp"
 #include "statistics.hpp"
 #include "tilecl/device.hpp"
 #include "tilecl/error.hpp"

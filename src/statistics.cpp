@@ -6,7 +6,7 @@
 #include "environment.hpp"
 #include "program_cache.hpp"
 #include "tilecl/runtime.hpp"
-#include "tuning/tuning_service.hpp"
+#include "tuning/tuning_run.hpp"
 #include "workspace.hpp"
 
 namespace tilecl {
@@ -73,7 +73,7 @@ CacheSizes cache_sizes() {
   sizes.context_limit = detail::contexts_kept();
   sizes.programs = detail::ProgramCache::instance().size();
   sizes.workspaces = detail::workspace_count();
-  sizes.tuning_queues = detail::TuningService::instance().profiling_queue_count();
+  sizes.tuning_queues = detail::profiling_queue_count();
   return sizes;
 }
 

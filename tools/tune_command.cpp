@@ -7,8 +7,8 @@
 #include "tune_plan.hpp"
 #include "tune_progress.hpp"
 #include "tune_report.hpp"
+#include "tuning/full_tune.hpp"
 #include "tuning/tuning_db.hpp"
-#include "tuning/tuning_service.hpp"
 #include "usage.hpp"
 
 namespace tilecl::tool {
@@ -53,7 +53,7 @@ void tune_keys(const TunePlan& plan, const TuneSettings& settings, const detail:
     if (!key.already_tuned && !run.interrupted) {
       try {
         progress.start_key(key_label(key));
-        result.outcome = detail::TuningService::instance().tune(target, *key.subject, options);
+        result.outcome = detail::tune_key(target, *key.subject, options);
         result.state = KeyState::Tuned;
         progress.finish_key(outcome_summary(*result.outcome));
       } catch (const TuneInterrupted&) {

@@ -67,6 +67,36 @@ PlannedKey plan_key(const detail::TunableOp& op, const std::string& dtype, const
   return planned;
 }
 
+// The selection's dtypes that the op has kernels for; a dtype it lacks is an error when ops were named.
+std::vector<std::string> selected_dtypes(const TuneSelection& selection, const tuning::OpDescription& description) {
+  std::vector<std::string> dtypes;
+  for (const auto& dtype : selection.dtypes.empty() ? description.dtypes : selection.dtypes) {
+    if (contains(description.dtypes, dtype)) {
+      dtypes.push_back(dtype);
+    } else if (!selection.ops.empty()) {
+      throw UsageError("--dtype " + dtype + ": " + description.name + " has no " + dtype + " kernels");
+    }
+  }
+  return dtypes;
+}
+
+// Adds the key of (op, dtype, shape) to the plan, or to the skipped list when an earlier shape has its bucket.
+void add_key(TunePlan& plan, const detail::TunableOp& op, const std::string& dtype, const std::string& shape,
+             const DeviceInfo& device, const detail::TuningRecords& existing) {
+  PlannedKey planned = plan_key(op, dtype, shape, device, existing);
+  const auto same_key = [&](const PlannedKey& other) {
+    return other.key.op == planned.key.op && other.key.dtype == planned.key.dtype &&
+           other.key.bucket == planned.key.bucket;
+  };
+  const auto earlier = std::find_if(plan.keys.begin(), plan.keys.end(), same_key);
+  if (earlier != plan.keys.end()) {
+    plan.skipped.push_back(op.description.name + " " + dtype + " " + shape + ": same bucket (" + planned.key.bucket +
+                           ") as " + earlier->shape);
+    return;
+  }
+  plan.keys.push_back(std::move(planned));
+}
+
 }  // namespace
 
 std::size_t TunePlan::to_tune() const {
@@ -114,33 +144,13 @@ TunePlan plan_tuning(const TuneSelection& selection, const DeviceInfo& device) {
   const detail::TuningRecords existing = detail::TuningDatabase(device).load();
   for (const auto* op : selected_ops(selection)) {
     const auto& description = op->description;
-    std::vector<std::string> dtypes;
-    for (const auto& dtype : selection.dtypes.empty() ? description.dtypes : selection.dtypes) {
-      if (contains(description.dtypes, dtype)) {
-        dtypes.push_back(dtype);
-      } else if (!selection.ops.empty()) {
-        throw UsageError("--dtype " + dtype + ": " + description.name + " has no " + dtype + " kernels");
-      }
-    }
-    for (const auto& dtype : dtypes) {
+    for (const auto& dtype : selected_dtypes(selection, description)) {
       if (dtype == "double" && !device.fp64) {
         plan.skipped.push_back(description.name + " double: the device has no fp64");
         continue;
       }
-      for (const auto& shape : selection.shapes.empty() ? description.default_shapes : selection.shapes) {
-        PlannedKey planned = plan_key(*op, dtype, shape, device, existing);
-        const auto same_key = [&](const PlannedKey& other) {
-          return other.key.op == planned.key.op && other.key.dtype == planned.key.dtype &&
-                 other.key.bucket == planned.key.bucket;
-        };
-        const auto earlier = std::find_if(plan.keys.begin(), plan.keys.end(), same_key);
-        if (earlier != plan.keys.end()) {
-          plan.skipped.push_back(description.name + " " + dtype + " " + shape + ": same bucket (" + planned.key.bucket +
-                                 ") as " + earlier->shape);
-          continue;
-        }
-        plan.keys.push_back(std::move(planned));
-      }
+      for (const auto& shape : selection.shapes.empty() ? description.default_shapes : selection.shapes)
+        add_key(plan, *op, dtype, shape, device, existing);
     }
   }
   if (plan.keys.empty() && plan.skipped.empty()) throw UsageError("the options select no op with the dtype asked for");

@@ -14,8 +14,8 @@
 #include "dicts.hpp"
 #include "handles.hpp"
 #include "tilecl/error.hpp"
+#include "tuning/full_tune.hpp"
 #include "tuning/op_registry.hpp"
-#include "tuning/tuning_service.hpp"
 
 namespace nb = nanobind;
 
@@ -81,8 +81,7 @@ nb::dict tune_key(Handle queue, const std::string& op, const std::string& dtype,
     nb::gil_scoped_release release;
     const detail::FullTuneOptions options = tune_options(budget_ms, strategy, seed, max_candidates);
     auto subject = detail::find_tunable_op(op).make_subject(dtype, shape);
-    outcome =
-        detail::TuningService::instance().tune(detail::queue_target("tune", queue_from(queue)), *subject, options);
+    outcome = detail::tune_key(detail::queue_target("tune", queue_from(queue)), *subject, options);
     bucket = subject->key().bucket;
     timing_shape = subject->timing_shape();
     work = subject->work();

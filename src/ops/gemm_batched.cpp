@@ -13,7 +13,7 @@
 #include "ops/gemm_batched_parts.hpp"
 #include "program_cache.hpp"
 #include "tilecl/error.hpp"
-#include "tuning/tuning_service.hpp"
+#include "tuning/choice_resolver.hpp"
 #include "workspace.hpp"
 
 namespace tilecl {
@@ -169,7 +169,7 @@ Config resolve_config(const QueueTarget& target, const BatchedCall<T>& call, con
   const std::string bucket = gemm_batched_bucket(call.m, call.n);
   if (config == nullptr) {
     auto subject = make_gemm_batched_subject(dtype_of<T>().name, bucket, call.per_matrix());
-    return TuningService::instance().choose(target, *subject).parameters;
+    return ChoiceResolver::instance().choose(target, *subject).parameters;
   }
   const std::string why =
       gemm_batched_search_space(dtype_of<T>(), bucket, *target.info).validate(*config, *target.info);

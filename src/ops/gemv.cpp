@@ -18,7 +18,7 @@
 #include "program_cache.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemv.hpp"
-#include "tuning/tuning_service.hpp"
+#include "tuning/choice_resolver.hpp"
 #include "workspace.hpp"
 
 namespace tilecl {
@@ -172,7 +172,7 @@ template <typename T>
 Config resolve_config(const QueueTarget& target, const GemvProblem& p, const Config* config) {
   if (config == nullptr) {
     auto subject = make_gemv_subject(dtype_of<T>().name, gemv_bucket(p));
-    return TuningService::instance().choose(target, *subject).parameters;
+    return ChoiceResolver::instance().choose(target, *subject).parameters;
   }
   const std::string why =
       gemv_search_space(dtype_of<T>(), gemv_bucket(p), *target.info).validate(*config, *target.info);
@@ -319,6 +319,7 @@ std::shared_ptr<CompiledProgram> gemv_program(const QueueTarget& target, const D
   return program_for(target, dtype, lowered_config(config, p), p);
 }
 
+// NOLINTNEXTLINE(readability-function-cognitive-complexity): to split once the half-precision work lands here
 std::optional<GemvProblem> gemv_problem_of_gemm(Layout layout, Transpose trans_a, Transpose trans_b, std::uint64_t m,
                                                 std::uint64_t n, std::uint64_t k, const cl::Buffer& a,
                                                 std::uint64_t a_offset, std::uint64_t lda, const cl::Buffer& b,

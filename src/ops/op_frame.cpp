@@ -2,19 +2,10 @@
 
 #include <array>
 
-#include "context_registry.hpp"
 #include "environment.hpp"
 
 namespace tilecl::detail {
 namespace {
-
-std::atomic<std::uint64_t> generation{1};
-
-// A forgotten context's programs must not stay in use through the memos.
-const bool kRegistered = [] {
-  ContextRegistry::instance().add_pruner([](const std::set<cl_context>&) { invalidate_dispatch_memos(); });
-  return true;
-}();
 
 struct MemoEntry {
   cl_context context = nullptr;
@@ -39,9 +30,6 @@ struct Memo {
 thread_local Memo memo;
 
 }  // namespace
-
-void invalidate_dispatch_memos() { generation.fetch_add(1, std::memory_order_acq_rel); }
-std::uint64_t dispatch_generation() { return generation.load(std::memory_order_acquire); }
 
 Resolved* find_memoized(const QueueTarget& target, const ShapeKey& key) {
   const std::uint64_t current = dispatch_generation();

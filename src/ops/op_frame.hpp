@@ -28,9 +28,10 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "dispatch_generation.hpp"
 #include "program_cache.hpp"
 #include "tilecl/error.hpp"
-#include "tuning/tuning_service.hpp"
+#include "tuning/choice_resolver.hpp"
 
 namespace tilecl::detail {
 
@@ -64,10 +65,6 @@ struct Resolved {
                           const std::string& name, const char* op);
 };
 
-// Advances the generation: every thread's memo resolves its entries again.
-void invalidate_dispatch_memos();
-std::uint64_t dispatch_generation();
-
 // The memoized resolution of `key` on this thread (nullptr: not memoized); remember() stores one.
 Resolved* find_memoized(const QueueTarget& target, const ShapeKey& key);
 Resolved& remember(const QueueTarget& target, const ShapeKey& key, Config config);
@@ -80,7 +77,7 @@ Resolved& resolve(const Op& op, const QueueTarget& target, const typename Op::Ca
   const ShapeKey key = op.shape_key(call);
   if (Resolved* memoized = find_memoized(target, key)) return *memoized;
   auto subject = op.subject(call);
-  return remember(target, key, TuningService::instance().choose(target, *subject).parameters);
+  return remember(target, key, ChoiceResolver::instance().choose(target, *subject).parameters);
 }
 
 // Whether an error raised while enqueueing a chosen configuration is the configuration's fault (it does not build,
@@ -94,8 +91,8 @@ template <typename Op>
 Resolved& resolve_after_failure(const Op& op, const QueueTarget& target, const typename Op::Call& call,
                                 const Config& failed, const Error& error) {
   auto subject = op.subject(call);
-  TuningService::instance().discard(target, *subject, failed, error.what());
-  return remember(target, op.shape_key(call), TuningService::instance().choose(target, *subject).parameters);
+  ChoiceResolver::instance().discard(target, *subject, failed, error.what());
+  return remember(target, op.shape_key(call), ChoiceResolver::instance().choose(target, *subject).parameters);
 }
 
 template <typename Op>

@@ -52,35 +52,51 @@ const VariantSpace* SearchSpace::find(const std::string& variant) const {
   return nullptr;
 }
 
+namespace {
+
+// The odometer's digits: launch parameters turning fastest, so consecutive configs share a program and a
+// budget-limited search compiles as little as possible.
+std::vector<std::size_t> odometer_order(const VariantSpace& space) {
+  std::vector<std::size_t> order;
+  for (std::size_t p = 0; p < space.parameters.size(); ++p)
+    if (space.parameters[p].kind == ParameterKind::Launch) order.push_back(p);
+  for (std::size_t p = 0; p < space.parameters.size(); ++p)
+    if (space.parameters[p].kind == ParameterKind::Build) order.push_back(p);
+  return order;
+}
+
+Config config_at(const VariantSpace& space, const std::vector<std::size_t>& index) {
+  Config config;
+  config.variant = space.variant;
+  for (std::size_t p = 0; p < space.parameters.size(); ++p)
+    config.values[space.parameters[p].name] = space.parameters[p].candidates[index[p]];
+  return config;
+}
+
+bool meets_constraints(const VariantSpace& space, const Config& config, const DeviceInfo& device) {
+  return std::all_of(space.constraints.begin(), space.constraints.end(),
+                     [&](const auto& constraint) { return constraint.holds(config.values, device); });
+}
+
+// Advances the odometer; false once every combination was visited.
+bool advance(const VariantSpace& space, const std::vector<std::size_t>& order, std::vector<std::size_t>& index) {
+  std::size_t digit = 0;
+  while (digit < order.size() && ++index[order[digit]] == space.parameters[order[digit]].candidates.size())
+    index[order[digit++]] = 0;
+  return digit != order.size();
+}
+
+}  // namespace
+
 std::vector<Config> SearchSpace::enumerate(const DeviceInfo& device) const {
   std::vector<Config> configs;
   for (const auto& space : variants_) {
-    // Odometer over the candidate lists, launch parameters turning fastest: consecutive configs then share
-    // a program, so a budget-limited search compiles as little as possible.
-    std::vector<std::size_t> order;
-    for (std::size_t p = 0; p < space.parameters.size(); ++p)
-      if (space.parameters[p].kind == ParameterKind::Launch) order.push_back(p);
-    for (std::size_t p = 0; p < space.parameters.size(); ++p)
-      if (space.parameters[p].kind == ParameterKind::Build) order.push_back(p);
+    const std::vector<std::size_t> order = odometer_order(space);
     std::vector<std::size_t> index(space.parameters.size(), 0);
-    for (;;) {
-      Config config;
-      config.variant = space.variant;
-      for (std::size_t p = 0; p < space.parameters.size(); ++p)
-        config.values[space.parameters[p].name] = space.parameters[p].candidates[index[p]];
-      bool valid = true;
-      for (const auto& constraint : space.constraints) {
-        if (!constraint.holds(config.values, device)) {
-          valid = false;
-          break;
-        }
-      }
-      if (valid) configs.push_back(std::move(config));
-      std::size_t digit = 0;
-      while (digit < order.size() && ++index[order[digit]] == space.parameters[order[digit]].candidates.size())
-        index[order[digit++]] = 0;
-      if (digit == order.size()) break;
-    }
+    do {
+      Config config = config_at(space, index);
+      if (meets_constraints(space, config, device)) configs.push_back(std::move(config));
+    } while (advance(space, order, index));
   }
   return configs;
 }

@@ -48,6 +48,44 @@ double EventTimer::time_ms(TuningSubject& subject, cl::CommandQueue& queue, cons
   return times[times.size() / 2];
 }
 
+namespace {
+
+// Verifies the candidate, then times it; a failure to build, launch or verify is the result's status.
+void try_candidate(TuningSubject& subject, cl::CommandQueue& queue, Timer& timer, CandidateResult& result) {
+  try {
+    std::string difference = subject.verify(queue, result.config);
+    if (!difference.empty()) {
+      result.status = CandidateStatus::WrongResult;
+      result.message = difference;
+    } else {
+      result.time_ms = timer.time_ms(subject, queue, result.config);
+      result.status = CandidateStatus::Measured;
+    }
+  } catch (const BuildError& error) {
+    result.status = CandidateStatus::BuildFailed;
+    result.message = error.what();
+  } catch (const Error& error) {
+    result.status = CandidateStatus::LaunchFailed;
+    result.message = error.what();
+  } catch (const cl::Error& error) {
+    result.status = CandidateStatus::LaunchFailed;
+    result.message = std::string(error.what()) + " " + cl_error_name(error.err());
+  }
+}
+
+// A measured candidate: the default's time, and the best so far.
+void record_measured(const CandidateResult& result, const Config& default_config, TuningOutcome& outcome) {
+  if (result.status != CandidateStatus::Measured) return;
+  if (result.config == default_config) outcome.default_ms = result.time_ms;
+  if (!outcome.found || result.time_ms < outcome.best_ms) {
+    outcome.found = true;
+    outcome.best = result.config;
+    outcome.best_ms = result.time_ms;
+  }
+}
+
+}  // namespace
+
 TuningOutcome run_tuner(TuningSubject& subject, cl::CommandQueue& queue, const std::vector<Config>& candidates,
                         const Config& default_config, const TunerOptions& options, Timer& timer) {
   const auto start = std::chrono::steady_clock::now();
@@ -58,48 +96,21 @@ TuningOutcome run_tuner(TuningSubject& subject, cl::CommandQueue& queue, const s
   for (const Config& config : candidates) {
     CandidateResult result;
     result.config = config;
+    bool tried = false;
     const double elapsed_ms = static_cast<double>(nanoseconds_since(start)) * 1e-6;
     if (done > 0 && elapsed_ms > options.budget_ms) {
       result.message = "budget spent";
-      outcome.results.push_back(std::move(result));
-      continue;
-    }
-    if (options.known_failures.count(config.to_string()) != 0) {
+    } else if (options.known_failures.count(config.to_string()) != 0) {
       result.status = CandidateStatus::BuildFailed;
       result.message = "failed before (recorded in the tuning database)";
-      outcome.results.push_back(std::move(result));
-      continue;
-    }
-    ++done;
-    try {
-      std::string difference = subject.verify(queue, config);
-      if (!difference.empty()) {
-        result.status = CandidateStatus::WrongResult;
-        result.message = difference;
-      } else {
-        result.time_ms = timer.time_ms(subject, queue, config);
-        result.status = CandidateStatus::Measured;
-      }
-    } catch (const BuildError& error) {
-      result.status = CandidateStatus::BuildFailed;
-      result.message = error.what();
-    } catch (const Error& error) {
-      result.status = CandidateStatus::LaunchFailed;
-      result.message = error.what();
-    } catch (const cl::Error& error) {
-      result.status = CandidateStatus::LaunchFailed;
-      result.message = std::string(error.what()) + " " + cl_error_name(error.err());
-    }
-    if (result.status == CandidateStatus::Measured) {
-      if (config == default_config) outcome.default_ms = result.time_ms;
-      if (!outcome.found || result.time_ms < outcome.best_ms) {
-        outcome.found = true;
-        outcome.best = config;
-        outcome.best_ms = result.time_ms;
-      }
+    } else {
+      ++done;
+      tried = true;
+      try_candidate(subject, queue, timer, result);
+      record_measured(result, default_config, outcome);
     }
     outcome.results.push_back(std::move(result));
-    if (options.progress) options.progress(done, candidates.size());
+    if (tried && options.progress) options.progress(done, candidates.size());
   }
   for (auto& result : outcome.results) {
     if (outcome.found && result.status == CandidateStatus::Measured && result.config == outcome.best)

@@ -13,11 +13,13 @@
 #include "ops/convolve.hpp"
 #include "ops/image/filter_calls.hpp"
 #include "ops/image/filter_program.hpp"
+#include "ops/image/tap_buffers.hpp"
 #include "reference/image_reference.hpp"
 #include "support/fixture.hpp"
 #include "support/guarded_buffer.hpp"
 #include "tilecl/convolve.hpp"
 #include "tilecl/error.hpp"
+#include "tilecl/runtime.hpp"
 #include "tilecl/tuning.hpp"
 #include "tuning/op_registry.hpp"
 #include "tuning/tuner.hpp"
@@ -617,6 +619,40 @@ TEST_SUITE("ops.convolve") {
       test::check_all_close(dst.read(), want, 1e-5, "gaussian_blur(GaussianKernel)");
       dst.check_guards("gaussian_blur(GaussianKernel)");
     }
+  }
+
+  TEST_CASE("convolve: host-built taps are kept per context and dropped with a forgotten context") {
+    auto random = test::random_engine("taps-per-context");
+    const std::size_t width = 17, height = 5, channels = 1;
+    const auto src = test::random_vector<float>(width * height, random, 0.0, 1.0);
+    cl::Context context(device().device);
+    cl::CommandQueue queue(context, device().device);
+    cl::Buffer src_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, src.size() * sizeof(float),
+                          const_cast<float*>(src.data()));
+    cl::Buffer dst_buffer(context, CL_MEM_READ_WRITE, src.size() * sizeof(float));
+    const std::size_t before = detail::host_taps_count();
+    auto blur = [&](double sigma) {
+      gaussian_blur<float>(queue, width, height, channels, src_buffer, 0, width, dst_buffer, 0, width,
+                           GaussianKernel{5, 3, sigma, 0.9}, Border::Reflect)
+          .wait();
+    };
+    blur(1.3);
+    const std::size_t after_first = detail::host_taps_count();
+    CHECK(after_first > before);  // the row and column taps of this context
+    blur(1.3);
+    CHECK(detail::host_taps_count() == after_first);  // the same taps again: no new copy
+    std::vector<float> got(src.size());
+    queue.enqueueReadBuffer(dst_buffer, CL_TRUE, 0, got.size() * sizeof(float), got.data());
+    std::vector<float> row_taps, column_taps;
+    for (double v : reference::opencv_gaussian_kernel(5, 1.3)) row_taps.push_back(static_cast<float>(v));
+    for (double v : reference::opencv_gaussian_kernel(3, 0.9)) column_taps.push_back(static_cast<float>(v));
+    test::check_all_close(got,
+                          reference::separable_filter(src.data(), static_cast<long>(width), static_cast<long>(height),
+                                                      static_cast<int>(channels), static_cast<long>(width), row_taps,
+                                                      column_taps, reference::Border::Reflect),
+                          1e-5, "gaussian_blur on its own context");
+    forget_context(context);
+    CHECK(detail::host_taps_count() <= before);  // forgetting may also drop other contexts' taps, never keep these
   }
 
   TEST_CASE("convolve: degenerate sigmas give their limit, a copy, never NaN or zeros, in every form") {

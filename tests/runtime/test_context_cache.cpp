@@ -58,6 +58,34 @@ TEST_SUITE("runtime.context_cache") {
     CHECK_FALSE(map.contains(1));
   }
 
+  TEST_CASE("build-once map: erase_if_built drops only a finished value that matches, never a build in flight") {
+    detail::BuildOnceMap<int, int> map;
+    CHECK(map.get(1, [] { return 10; }) == 10);
+    map.erase_if_built(1, [](int value) { return value == 11; });  // a newer value: kept
+    CHECK(map.contains(1));
+    map.erase_if_built(1, [](int value) { return value == 10; });
+    CHECK_FALSE(map.contains(1));
+    map.erase_if_built(2, [](int) { return true; });  // no entry: nothing happens
+    CHECK_THROWS_AS(map.get(3, []() -> int { throw std::runtime_error("failed"); }), std::runtime_error);
+    map.erase_if_built(3, [](int) { return true; });  // a failed build stays remembered
+    CHECK(map.contains(3));
+
+    std::atomic<bool> building{false}, release{false};
+    std::thread builder([&] {
+      map.get(4, [&] {
+        building = true;
+        while (!release) std::this_thread::yield();
+        return 40;
+      });
+    });
+    while (!building) std::this_thread::yield();
+    map.erase_if_built(4, [](int) { return true; });  // in flight: kept, and later callers wait for it
+    CHECK(map.contains(4));
+    release = true;
+    builder.join();
+    CHECK(map.get(4, [] { return 41; }) == 40);
+  }
+
   TEST_CASE("build-once map: with OnFailure::Retry a failed build is not remembered") {
     detail::BuildOnceMap<int, int> map;
     int builds = 0;

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -11,9 +13,11 @@
 #include "tilecl/error.hpp"
 #include "tilecl/runtime.hpp"
 #include "tilecl/tuning.hpp"
+#include "tuning/choice_resolver.hpp"
+#include "tuning/full_tune.hpp"
 #include "tuning/op_registry.hpp"
 #include "tuning/tuning_db.hpp"
-#include "tuning/tuning_service.hpp"
+#include "tuning/tuning_run.hpp"
 
 using namespace tilecl;
 using tilecl::test::device;
@@ -43,6 +47,15 @@ class WidestWorkGroupWins : public detail::Timer {
  public:
   double time_ms(detail::TuningSubject&, cl::CommandQueue&, const detail::Config& config) override {
     return 1000.0 / static_cast<double>(1 + config.value("WG_X"));
+  }
+};
+
+// The same choice, slowly: a tuning takes long enough that other threads act while it is in flight.
+class SlowWidestWorkGroupWins : public WidestWorkGroupWins {
+ public:
+  double time_ms(detail::TuningSubject& subject, cl::CommandQueue& queue, const detail::Config& config) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return WidestWorkGroupWins::time_ms(subject, queue, config);
   }
 };
 
@@ -79,9 +92,9 @@ TEST_SUITE("tuning.first_use") {
     // Every launch variant must get its turn: a cold PoCL kernel cache compiles each work-group size anew.
     test::ScopedEnv budget("TILECL_TUNE_BUDGET_MS", "600000");
     WidestWorkGroupWins timer;
-    detail::TuningService::instance().set_timer_for_testing(&timer);
+    detail::set_tuning_timer_for_testing(&timer);
     auto choice = tuning::parameters_for(device().queue, "axpy", "float", "2^13");
-    detail::TuningService::instance().set_timer_for_testing(nullptr);
+    detail::set_tuning_timer_for_testing(nullptr);
     CHECK(choice.origin == tuning::Origin::FirstUse);
     // The widest work-group the default kernel accepts on this device (its own limit can be below the device's).
     auto subject = detail::find_tunable_op("axpy").make_subject("float", "2^13");
@@ -116,15 +129,14 @@ TEST_SUITE("tuning.first_use") {
       }
     } timer;
     timer.fastest = stored;
-    detail::TuningService::instance().set_timer_for_testing(&timer);
+    detail::set_tuning_timer_for_testing(&timer);
     auto subject = detail::find_tunable_op("axpy").make_subject("float", "2^13");
     detail::FullTuneOptions options;
     options.strategy = detail::SearchStrategy::Random;
     options.max_candidates = 2;  // the default and the stored choice, nothing else
     options.budget_ms = 1e9;
-    auto outcome =
-        detail::TuningService::instance().tune(detail::queue_target("test", device().queue), *subject, options);
-    detail::TuningService::instance().set_timer_for_testing(nullptr);
+    auto outcome = detail::tune_key(detail::queue_target("test", device().queue), *subject, options);
+    detail::set_tuning_timer_for_testing(nullptr);
     REQUIRE(outcome.found);
     CHECK(outcome.best == stored);
     CHECK(detail::TuningDatabase(*device().info).load().entries.at(0).parameters == stored);
@@ -266,5 +278,79 @@ TEST_SUITE("tuning.first_use") {
     tuning::clear();
     axpy<float>(device().queue, n, 2.0f, x_buffer, 0, y_buffer, 0).wait();
     CHECK(test::reports_mentioning(first.parameters.to_string()) == reports + 1);
+  }
+
+  TEST_CASE("first use: threads that all see the chosen configuration fail discard it once and tune the key once") {
+    FreshTuningState state("first-use-failing-threads");
+    auto random = test::random_engine("failing-threads");
+    const std::size_t n = 2999;
+    const auto x = test::random_vector<float>(n, random), y = test::random_vector<float>(n, random);
+    const cl::Buffer x_buffer = test::to_device(x);
+    cl::Buffer first_y = test::to_device(y);
+    axpy<float>(device().queue, n, 2.0f, x_buffer, 0, first_y, 0).wait();
+    const auto first = tuning::parameters_for(device().queue, "axpy", "float", std::to_string(n));
+    REQUIRE(first.origin == tuning::Origin::FirstUse);
+    tuning::clear();
+    test::ScopedEnv failing("TILECL_TEST_FAIL_CONFIG", first.parameters.to_string());
+    const auto before = statistics();
+    constexpr int kThreads = 8;
+    std::vector<std::vector<float>> results(kThreads);
+    std::atomic<int> ready{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        cl::Buffer y_buffer = test::to_device(y);
+        ++ready;
+        while (ready < kThreads) std::this_thread::yield();
+        axpy<float>(device().queue, n, 2.0f, x_buffer, 0, y_buffer, 0).wait();  // the database's entry fails
+        results[t] = test::from_device<float>(y_buffer, n);
+      });
+    for (auto& thread : threads) thread.join();
+    CHECK(statistics().tunings - before.tunings == 1);  // one resolution without the failing configuration
+    for (const auto& got : results) {
+      REQUIRE(got.size() == n);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(test::close(got[i], 2.0 * x[i] + y[i], 1e-6));
+    }
+    const auto second = tuning::parameters_for(device().queue, "axpy", "float", std::to_string(n));
+    CHECK(second.origin == tuning::Origin::FirstUse);
+    CHECK(second.parameters != first.parameters);
+  }
+
+  TEST_CASE("first use: threads discarding the same failed choice at once leave one resolution of the key") {
+    // Every thread holds the stored choice before any discards it; a discard must not undo the resolution
+    // another thread started after its own discard (with the old unconditional erase, each thread tuned).
+    FreshTuningState state("first-use-discard-threads");
+    const std::string shape = "3001";
+    const auto stored = tuning::parameters_for(device().queue, "axpy", "float", shape);
+    REQUIRE(stored.origin == tuning::Origin::FirstUse);
+    tuning::clear();
+    SlowWidestWorkGroupWins timer;
+    detail::set_tuning_timer_for_testing(&timer);
+    const auto before = statistics();
+    constexpr int kThreads = 8;
+    std::vector<tuning::Choice> held(kThreads), after(kThreads);
+    std::atomic<int> holding{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        auto subject = detail::find_tunable_op("axpy").make_subject("float", shape);
+        const auto target = detail::queue_target("test", device().queue);
+        auto& resolver = detail::ChoiceResolver::instance();
+        held[t] = resolver.choose(target, *subject);
+        ++holding;
+        while (holding < kThreads) std::this_thread::yield();
+        resolver.discard(target, *subject, held[t].parameters, "discarded by the test");
+        after[t] = resolver.choose(target, *subject);
+      });
+    for (auto& thread : threads) thread.join();
+    detail::set_tuning_timer_for_testing(nullptr);
+    CHECK(statistics().tunings - before.tunings == 1);
+    for (int t = 0; t < kThreads; ++t) {
+      CHECK(held[t].origin == tuning::Origin::Database);
+      CHECK(held[t].parameters == stored.parameters);
+      CHECK(after[t].origin == tuning::Origin::FirstUse);
+      CHECK(after[t].parameters == after[0].parameters);
+    }
+    CHECK(after[0].parameters != stored.parameters);
   }
 }

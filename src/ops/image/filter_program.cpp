@@ -14,6 +14,41 @@ int variant_code(FilterForm form, FilterVariant variant) {
   return variant == FilterVariant::TwoPass ? 4 : variant == FilterVariant::Vector ? 5 : 6;
 }
 
+// What every variant reads: the element type, the image and filter shape, the border and OpenCV's arithmetic.
+void add_shape_macros(const FilterShape& shape, Border border, const DTypeInfo& dtype, FilterVariant variant,
+                      BuildOptions& options) {
+  options.define("DTYPE", dtype.cl_type);
+  options.define("CHANNELS", static_cast<std::int64_t>(shape.channels));
+  options.define("BORDER", border_macro(border));
+  options.define("CONVOLVE_VARIANT", variant_code(shape.form, variant));
+  const bool fixed = fixed_radius(shape, variant);
+  options.define("RADIUS_X", fixed ? shape.radius_x : -1);
+  options.define("RADIUS_Y", fixed ? shape.radius_y : -1);
+  const bool opencv_direct = shape.opencv && shape.form == FilterForm::Direct;
+  const bool opencv_separable = shape.opencv && shape.form == FilterForm::Separable;
+  options.define("USE_FMA", opencv_direct ? 1 : 0);
+  options.define("USE_FIXED_POINT", opencv_separable ? (shape.dividing_finish ? 2 : 1) : 0);
+}
+
+// The vector and two-pass variants' own macros.
+void add_untiled_macros(const FilterShape& shape, const FilterPlan& plan, BuildOptions& options) {
+  if (plan.variant == FilterVariant::Vector && shape.form == FilterForm::Separable) options.define("WPT_Y", plan.wpt_y);
+  options.define("USE_WINDOW", plan.window);
+  if (shape.form == FilterForm::Separable) options.define("USE_SYMMETRIC", shape.symmetric ? 1 : 0);
+}
+
+// The tiled variants' own macros.
+void add_tiled_macros(const FilterShape& shape, const FilterPlan& plan, BuildOptions& options) {
+  options.define("TILE_X", plan.tile_x);
+  options.define("TILE_Y", plan.tile_y);
+  options.define("WPT_Y", plan.wpt_y);
+  options.define("PAD", plan.pad);
+  if (shape.form == FilterForm::Separable) {
+    options.define("USE_LOCAL_INPUT", plan.local_input ? 1 : 0);
+    options.define("USE_PREFETCH", plan.prefetch ? 1 : 0);
+  }
+}
+
 }  // namespace
 
 bool fixed_radius(const FilterShape& shape, FilterVariant variant) {
@@ -27,32 +62,14 @@ bool fixed_radius(const FilterShape& shape, FilterVariant variant) {
 BuildOptions filter_build_options(const FilterShape& shape, Border border, const DTypeInfo& dtype,
                                   const FilterPlan& plan) {
   BuildOptions options;
-  options.define("DTYPE", dtype.cl_type);
-  options.define("CHANNELS", static_cast<std::int64_t>(shape.channels));
-  options.define("BORDER", border_macro(border));
-  options.define("CONVOLVE_VARIANT", variant_code(shape.form, plan.variant));
-  const bool fixed = fixed_radius(shape, plan.variant);
-  options.define("RADIUS_X", fixed ? shape.radius_x : -1);
-  options.define("RADIUS_Y", fixed ? shape.radius_y : -1);
-  const bool opencv_direct = shape.opencv && shape.form == FilterForm::Direct;
-  const bool opencv_separable = shape.opencv && shape.form == FilterForm::Separable;
-  options.define("USE_FMA", opencv_direct ? 1 : 0);
-  options.define("USE_FIXED_POINT", opencv_separable ? (shape.dividing_finish ? 2 : 1) : 0);
+  add_shape_macros(shape, border, dtype, plan.variant, options);
   if (plan.variant == FilterVariant::Naive) return options;
   options.define("VEC", plan.vec);
   if (dtype.size == 1 && !shape.opencv) options.define("USE_ROUND_BY_ADD", plan.round_by_add ? 1 : 0);
-  if (plan.variant == FilterVariant::Vector && shape.form == FilterForm::Separable) options.define("WPT_Y", plan.wpt_y);
-  if (plan.variant != FilterVariant::Tiled) options.define("USE_WINDOW", plan.window);
-  if (plan.variant != FilterVariant::Tiled && shape.form == FilterForm::Separable)
-    options.define("USE_SYMMETRIC", shape.symmetric ? 1 : 0);
-  if (plan.variant != FilterVariant::Tiled) return options;
-  options.define("TILE_X", plan.tile_x);
-  options.define("TILE_Y", plan.tile_y);
-  options.define("WPT_Y", plan.wpt_y);
-  options.define("PAD", plan.pad);
-  if (shape.form == FilterForm::Separable) {
-    options.define("USE_LOCAL_INPUT", plan.local_input ? 1 : 0);
-    options.define("USE_PREFETCH", plan.prefetch ? 1 : 0);
+  if (plan.variant == FilterVariant::Tiled) {
+    add_tiled_macros(shape, plan, options);
+  } else {
+    add_untiled_macros(shape, plan, options);
   }
   return options;
 }

@@ -6,7 +6,7 @@
 #include "ops/image/filter_space.hpp"
 #include "ops/image/image_common.hpp"
 #include "tilecl/error.hpp"
-#include "tuning/tuning_service.hpp"
+#include "tuning/choice_resolver.hpp"
 
 namespace tilecl::detail {
 namespace {
@@ -39,7 +39,7 @@ Config chosen_config(const QueueTarget& target, const FilterCall& call, const Se
   const std::string op = filter_op_name(call.op);
   const FilterShape& shape = call.problem.shape;
   auto subject = make_filter_subject<T>(call.op, call.problem.width, call.problem.height, shape, call.problem.border);
-  const tuning::Choice choice = TuningService::instance().choose(target, *subject);
+  const tuning::Choice choice = ChoiceResolver::instance().choose(target, *subject);
   const std::string why = space.validate(choice.parameters, *target.info);
   if (why.empty()) return choice.parameters;
   warn_once("convolve-fallback:" + op + ":" + choice.parameters.to_string() + ":" + size_text(shape),

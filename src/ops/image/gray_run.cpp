@@ -6,7 +6,7 @@
 #include "ops/image/gray_subject.hpp"
 #include "ops/image/image_common.hpp"
 #include "tilecl/error.hpp"
-#include "tuning/tuning_service.hpp"
+#include "tuning/choice_resolver.hpp"
 
 namespace tilecl::detail {
 namespace {
@@ -66,7 +66,7 @@ cl::Event run_rgb_to_gray(const Config* explicit_config, cl::CommandQueue& queue
     if (!why.empty()) throw Error(kGrayOp, "config", CL_INVALID_VALUE, config.to_string() + ": " + why);
   } else {
     auto subject = make_gray_subject<T>(width, height, shape);
-    config = TuningService::instance().choose(target, *subject).parameters;
+    config = ChoiceResolver::instance().choose(target, *subject).parameters;
   }
   return launch_gray(target, queue, dtype, shape, gray_plan_of(config), width, height, operands,
                      kernel_weights(options, shape.opencv), wait);

@@ -3,9 +3,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <set>
 
-#include "context_registry.hpp"
+#include "context_cache.hpp"
 #include "tilecl/error.hpp"
 
 namespace tilecl::detail {
@@ -24,47 +23,30 @@ std::uint64_t constant_memory_limit(const cl::Device& device) {
   return limit;
 }
 
-// The per-context cache of host-built taps; entries of forgotten contexts are dropped (context_registry.hpp).
-class TapCache {
- public:
-  static TapCache& instance() {
-    static auto* cache = [] {  // never destroyed: it holds OpenCL objects
-      auto* created = new TapCache;
-      ContextRegistry::instance().add_pruner([created](const std::set<cl_context>& kept) { created->prune(kept); });
-      return created;
-    }();
-    return *cache;
-  }
+// Device copies of host-built taps, per context (dropped with their context, src/context_cache.hpp). Never
+// destroyed: it holds OpenCL buffers.
+ContextCache<TapWords, cl::Buffer>& tap_cache() {
+  static auto* cache = new ContextCache<TapWords, cl::Buffer>;
+  return *cache;
+}
 
-  cl::Buffer get(const std::string& op, const cl::Context& context, const TapWords& taps) {
-    ContextRegistry::instance().touch(context);  // before taking the lock: it may prune this cache
-    std::lock_guard<std::mutex> lock(mutex_);
-    Key key{context(), taps};
-    auto found = buffers_.find(key);
-    if (found != buffers_.end()) return found->second.second;
-    if (buffers_.size() >= 256) buffers_.clear();  // a bound, not a policy: taps are cheap to rebuild
-    try {
-      cl::Buffer buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, taps.size() * kTapBytes,
-                        const_cast<std::uint32_t*>(taps.data()));
-      buffers_.emplace(std::move(key), std::make_pair(context, buffer));
-      return buffer;
-    } catch (const cl::Error& error) {
-      throw Error(op, "taps", error.err(), "cannot allocate " + std::to_string(taps.size()) + " taps on the device");
-    }
-  }
-
- private:
-  using Key = std::pair<cl_context, TapWords>;
-
-  void prune(const std::set<cl_context>& kept) {
-    std::vector<std::pair<cl::Context, cl::Buffer>> dropped;  // released after the lock
-    std::lock_guard<std::mutex> lock(mutex_);
-    dropped = take_entries_not_kept(buffers_, kept, [](const Key& key) { return key.first; });
-  }
-
-  std::mutex mutex_;
-  std::map<Key, std::pair<cl::Context, cl::Buffer>> buffers_;
-};
+// A device copy of `taps`, made on first use; a failed allocation is not remembered (the next call tries again).
+cl::Buffer cached_taps(const std::string& op, const cl::Context& context, const TapWords& taps) {
+  constexpr std::size_t kMostEntries = 256;  // a bound, not a policy: taps are cheap to rebuild
+  if (tap_cache().size() >= kMostEntries && !tap_cache().contains(context, taps)) tap_cache().clear();
+  return tap_cache().get(
+      context, taps,
+      [&] {
+        try {
+          return cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, taps.size() * kTapBytes,
+                            const_cast<std::uint32_t*>(taps.data()));
+        } catch (const cl::Error& error) {
+          throw Error(op, "taps", error.err(),
+                      "cannot allocate " + std::to_string(taps.size()) + " taps on the device");
+        }
+      },
+      OnFailure::Retry);
+}
 
 }  // namespace
 
@@ -138,9 +120,11 @@ BoundTaps bind_taps(const std::string& op, const QueueTarget& target, cl::Comman
 
 BoundTaps host_taps(const std::string& op, const cl::Context& context, const TapWords& row, const TapWords& column) {
   BoundTaps bound;
-  bound.first = TapCache::instance().get(op, context, row);
-  bound.second = column == row ? bound.first : TapCache::instance().get(op, context, column);
+  bound.first = cached_taps(op, context, row);
+  bound.second = column == row ? bound.first : cached_taps(op, context, column);
   return bound;
 }
+
+std::size_t host_taps_count() { return tap_cache().size(); }
 
 }  // namespace tilecl::detail

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CL/opencl.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,5 +51,7 @@ BoundTaps bind_taps(const std::string& op, const QueueTarget& target, cl::Comman
 
 // Device copies of host-built taps (row, column), created on first use and kept per context.
 BoundTaps host_taps(const std::string& op, const cl::Context& context, const TapWords& row, const TapWords& column);
+// How many device copies of host-built taps are kept (all contexts).
+std::size_t host_taps_count();
 
 }  // namespace tilecl::detail
