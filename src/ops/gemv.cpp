@@ -319,44 +319,64 @@ std::shared_ptr<CompiledProgram> gemv_program(const QueueTarget& target, const D
   return program_for(target, dtype, lowered_config(config, p), p);
 }
 
-// NOLINTNEXTLINE(readability-function-cognitive-complexity): to split once the half-precision work lands here
+namespace {
+
+// A gemm call in row-major terms: a ColMajor call is C^T = op(B)^T op(A)^T, A and B (and their transposes) swapped.
+struct RowMajorGemm {
+  bool ta, tb;
+  std::uint64_t m, n, k;
+  const cl::Buffer* left;
+  std::uint64_t left_offset, left_ld;
+  const cl::Buffer* right;
+  std::uint64_t right_offset, right_ld;
+};
+
+RowMajorGemm row_major_gemm(Layout layout, Transpose trans_a, Transpose trans_b, std::uint64_t m, std::uint64_t n,
+                            std::uint64_t k, const cl::Buffer& a, std::uint64_t a_offset, std::uint64_t lda,
+                            const cl::Buffer& b, std::uint64_t b_offset, std::uint64_t ldb) {
+  const bool yes_a = trans_a == Transpose::Yes, yes_b = trans_b == Transpose::Yes;
+  if (layout == Layout::RowMajor) return {yes_a, yes_b, m, n, k, &a, a_offset, lda, &b, b_offset, ldb};
+  return {yes_b, yes_a, n, m, k, &b, b_offset, ldb, &a, a_offset, lda};
+}
+
+// Row v of C = (row v of op(left)) op(right): R is right, stored k x n (columns) or n x k (dots).
+void rows_of_c(const RowMajorGemm& g, std::uint64_t ldc, GemvProblem& p) {
+  p.form = g.tb ? GemvForm::Dots : GemvForm::Columns;
+  p.rows = g.tb ? g.n : g.k, p.cols = g.tb ? g.k : g.n;
+  p.r = g.right, p.r_offset = g.right_offset, p.ldr = g.right_ld;
+  p.vectors = g.m;
+  p.x = g.left, p.x_offset = g.left_offset;
+  p.ldx = g.ta ? 1 : g.left_ld, p.incx = g.ta ? static_cast<std::int64_t>(g.left_ld) : 1;
+  p.ldy = ldc, p.incy = 1;
+}
+
+// Column v of C = op(left) (column v of op(right)): R is left, stored m x k (dots) or k x m (columns).
+void columns_of_c(const RowMajorGemm& g, std::uint64_t ldc, GemvProblem& p) {
+  p.form = g.ta ? GemvForm::Columns : GemvForm::Dots;
+  p.rows = g.ta ? g.k : g.m, p.cols = g.ta ? g.m : g.k;
+  p.r = g.left, p.r_offset = g.left_offset, p.ldr = g.left_ld;
+  p.vectors = g.n;
+  p.x = g.right, p.x_offset = g.right_offset;
+  p.ldx = g.tb ? g.right_ld : 1, p.incx = g.tb ? 1 : static_cast<std::int64_t>(g.right_ld);
+  p.ldy = 1, p.incy = static_cast<std::int64_t>(ldc);
+}
+
+}  // namespace
+
 std::optional<GemvProblem> gemv_problem_of_gemm(Layout layout, Transpose trans_a, Transpose trans_b, std::uint64_t m,
                                                 std::uint64_t n, std::uint64_t k, const cl::Buffer& a,
                                                 std::uint64_t a_offset, std::uint64_t lda, const cl::Buffer& b,
                                                 std::uint64_t b_offset, std::uint64_t ldb, cl::Buffer& c,
                                                 std::uint64_t c_offset, std::uint64_t ldc) {
-  // Row-major from here: a ColMajor call is C^T = op(B)^T op(A)^T, A and B (and their transposes) swapped.
-  const bool row_major = layout == Layout::RowMajor;
-  const bool ta = (row_major ? trans_a : trans_b) == Transpose::Yes;
-  const bool tb = (row_major ? trans_b : trans_a) == Transpose::Yes;
-  if (!row_major) std::swap(m, n);
-  const cl::Buffer& left = row_major ? a : b;
-  const cl::Buffer& right = row_major ? b : a;
-  const std::uint64_t left_offset = row_major ? a_offset : b_offset, left_ld = row_major ? lda : ldb;
-  const std::uint64_t right_offset = row_major ? b_offset : a_offset, right_ld = row_major ? ldb : lda;
-  if (std::min(m, n) > kMaxGemvVectors) return std::nullopt;
+  const RowMajorGemm g = row_major_gemm(layout, trans_a, trans_b, m, n, k, a, a_offset, lda, b, b_offset, ldb);
+  if (std::min(g.m, g.n) > kMaxGemvVectors) return std::nullopt;
   GemvProblem p;
   p.y = &c;
   p.y_offset = c_offset;
-  if (m <= n) {
-    // Row v of C = (row v of op(left)) op(right): R is right, stored k x n (columns) or n x k (dots).
-    p.form = tb ? GemvForm::Dots : GemvForm::Columns;
-    p.rows = tb ? n : k, p.cols = tb ? k : n;
-    p.r = &right, p.r_offset = right_offset, p.ldr = right_ld;
-    p.vectors = m;
-    p.x = &left, p.x_offset = left_offset;
-    p.ldx = ta ? 1 : left_ld, p.incx = ta ? static_cast<std::int64_t>(left_ld) : 1;
-    p.ldy = ldc, p.incy = 1;
-  } else {
-    // Column v of C = op(left) (column v of op(right)): R is left, stored m x k (dots) or k x m (columns).
-    p.form = ta ? GemvForm::Columns : GemvForm::Dots;
-    p.rows = ta ? k : m, p.cols = ta ? m : k;
-    p.r = &left, p.r_offset = left_offset, p.ldr = left_ld;
-    p.vectors = n;
-    p.x = &right, p.x_offset = right_offset;
-    p.ldx = tb ? right_ld : 1, p.incx = tb ? 1 : static_cast<std::int64_t>(right_ld);
-    p.ldy = 1, p.incy = static_cast<std::int64_t>(ldc);
-  }
+  if (g.m <= g.n)
+    rows_of_c(g, ldc, p);
+  else
+    columns_of_c(g, ldc, p);
   return p;
 }
 

@@ -193,8 +193,46 @@ struct Destination {
   void* host = nullptr;
 };
 
+// Where a partials pass writes its values and indices: the scratch slots, or for the last pass the final slot or the
+// caller's buffer (the index for argmin/argmax, else the value).
+struct PassTargets {
+  const cl::Buffer* values;
+  std::uint64_t value_offset;
+  const cl::Buffer* indices;
+  std::uint64_t index_offset;
+};
+
+PassTargets pass_targets(const Pass& pass, const Plan& plan, const Destination& destination, bool arg,
+                         const cl::Buffer& scratch) {
+  if (!pass.last) return {&scratch, pass.out_slot, &scratch, plan.index_base + pass.out_slot};
+  PassTargets targets{&scratch, plan.final_slot, &scratch, plan.index_base + plan.final_slot};
+  if (destination.buffer == nullptr) return targets;
+  if (arg) {
+    targets.indices = destination.buffer;
+    targets.index_offset = destination.offset;
+  } else {
+    targets.values = destination.buffer;
+    targets.value_offset = destination.offset;
+  }
+  return targets;
+}
+
+// Reads the final slot (value, or index for argmin/argmax) into the caller's host memory after `last`.
+cl::Event read_result(const std::string& name, cl::CommandQueue& queue, const DTypeInfo& dtype, ReduceOp op,
+                      const Plan& plan, const cl::Buffer& scratch, void* host, const cl::Event& last) {
+  const std::vector<cl::Event> previous{last};
+  const std::uint64_t offset =
+      is_arg(op) ? (plan.index_base + plan.final_slot) * 4 : plan.final_slot * value_size(dtype);
+  cl::Event read;
+  try {
+    queue.enqueueReadBuffer(scratch, CL_FALSE, offset, result_size(dtype, op), host, &previous, &read);
+  } catch (const cl::Error& error) {
+    throw Error(name, "result", error.err(), "reading the result back failed");
+  }
+  return read;
+}
+
 template <typename T>
-// NOLINTNEXTLINE(readability-function-cognitive-complexity): to split once the half-precision work lands here
 std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target, cl::CommandQueue& queue, ReduceOp op,
                               const Config& config, std::uint64_t n, const cl::Buffer& x, std::uint64_t x_offset,
                               const Destination& destination, const std::vector<cl::Event>* wait) {
@@ -225,38 +263,15 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
         events.push_back(enqueue_kernel(name, queue, first_lease.kernel(), cl::NDRange(pass.global), local, after));
         continue;
       }
-      // Value and index targets of this pass.
-      const cl::Buffer* value_buffer = &scratch;
-      const cl::Buffer* index_buffer = &scratch;
-      std::uint64_t value_offset = pass.out_slot, index_offset = plan.index_base + pass.out_slot;
-      if (pass.last) {
-        value_offset = plan.final_slot;
-        index_offset = plan.index_base + plan.final_slot;
-        if (destination.buffer != nullptr && arg) {
-          index_buffer = destination.buffer;
-          index_offset = destination.offset;
-        } else if (destination.buffer != nullptr) {
-          value_buffer = destination.buffer;
-          value_offset = destination.offset;
-        }
-      }
+      const PassTargets out = pass_targets(pass, plan, destination, arg, scratch);
       set_kernel_args(name, partials_lease.kernel(), static_cast<cl_int>(pass.count), static_cast<cl_int>(pass.span),
                       scratch, static_cast<cl_ulong>(pass.in_slot), scratch,
-                      static_cast<cl_ulong>(plan.index_base + pass.in_slot), *value_buffer,
-                      static_cast<cl_ulong>(value_offset), *index_buffer, static_cast<cl_ulong>(index_offset));
+                      static_cast<cl_ulong>(plan.index_base + pass.in_slot), *out.values,
+                      static_cast<cl_ulong>(out.value_offset), *out.indices, static_cast<cl_ulong>(out.index_offset));
       events.push_back(enqueue_kernel(name, queue, partials_lease.kernel(), cl::NDRange(pass.global), local, after));
     }
-    if (destination.buffer == nullptr) {
-      const std::vector<cl::Event> previous{events.back()};
-      const std::uint64_t offset = arg ? (plan.index_base + plan.final_slot) * 4 : plan.final_slot * value_size(dtype);
-      cl::Event read;
-      try {
-        queue.enqueueReadBuffer(scratch, CL_FALSE, offset, result_size(dtype, op), destination.host, &previous, &read);
-      } catch (const cl::Error& error) {
-        throw Error(name, "result", error.err(), "reading the result back failed");
-      }
-      events.push_back(read);
-    }
+    if (destination.buffer == nullptr)
+      events.push_back(read_result(name, queue, dtype, op, plan, scratch, destination.host, events.back()));
   } catch (...) {
     // Whatever was enqueued still uses the workspace: the next user waits for it.
     if (!events.empty()) workspace.release_after(events.back());
