@@ -285,9 +285,14 @@ __kernel void gemm_mma_portable(const int M, const int N, const int K, const flo
 #define B_STAGE_WORDS (B_ROWS * B_CHUNKS * 4)
 #define STAGE_WORDS (A_STAGE_WORDS + B_STAGE_WORDS)
 #define EXCHANGE_WORDS 6 /* per work-item, for the emulated warp instructions */
-/* Remainders are written as x - q * d beside their quotient q = x / d: LLVM turns a division and remainder pair into
- * a `freeze`, which oclgrind's uninitialized-value checker does not support (it aborts the kernel's checking and
- * computes garbage from there on). */
+/* x % d beside its quotient q = x / d. Emulated, x - q * d: LLVM turns a division and remainder pair into a `freeze`,
+ * which oclgrind's uninitialized-value checker does not support (it aborts the kernel's checking and computes garbage
+ * from there on). With the PTX, the remainder operator, which NVIDIA's compiler has always been given. */
+#if USE_PTX
+#define REMAINDER(x, q, d) ((x) % (d))
+#else
+#define REMAINDER(x, q, d) ((x) - (q) * (d))
+#endif
 
 /* The XOR of the 16-byte chunks of `row` in a stored tile with `chunks` chunks per row. Fragment reads take 8
  * consecutive rows at one chunk (ldmatrix: one 16-byte row each) or, for word reads, 4 consecutive rows at two
@@ -348,7 +353,7 @@ ALWAYS_INLINE void copy_tile(__local uint* target, const __global STORAGE* sourc
                              int cols_valid, int rows, int chunks, int word_reads, int thread) {
 #pragma unroll
   for (int i = 0; i < rows * chunks / THREADS; ++i) {
-    const int index = thread + i * THREADS, r = index / chunks, c = index - r * chunks;
+    const int index = thread + i * THREADS, r = index / chunks, c = REMAINDER(index, r, chunks);
     const int elements = r < rows_valid ? clamp(cols_valid - c * CHUNK, 0, CHUNK) : 0;
     copy_chunk(target + tile_word(r, c, chunks, word_reads), elements > 0 ? source + (long)r * ld + c * CHUNK : source,
                elements * ELEMENT_BYTES);
@@ -475,20 +480,20 @@ ALWAYS_INLINE uint operand_word(uint bits) {
 /* The local word of element `column` of stored row `row` of a tile with `chunks` chunks per row read by words. */
 ALWAYS_INLINE int element_word(int row, int column, int chunks) {
   const int chunk = column / CHUNK;
-  return tile_word(row, chunk, chunks, 1) + column - chunk * CHUNK;
+  return tile_word(row, chunk, chunks, 1) + REMAINDER(column, chunk, CHUNK);
 }
 
 /* The A fragment of the m16 tile whose first row is tile row m0, at K step ks of the stage's A tile. */
 ALWAYS_INLINE void load_a_fragment(uint a[4], __local uint* tile, int m0, int ks, __local uint* exchange, int lane) {
 #if A_WORD_READS
-  const int g = lane / 4, k = ks * MMA_K + lane - 4 * g;
+  const int g = lane / 4, k = ks * MMA_K + REMAINDER(lane, g, 4);
   a[0] = tile[element_word(k, m0 + g, A_CHUNKS)];
   a[1] = tile[element_word(k, m0 + g + 8, A_CHUNKS)];
   a[2] = tile[element_word(k + 4, m0 + g, A_CHUNKS)];
   a[3] = tile[element_word(k + 4, m0 + g + 8, A_CHUNKS)];
 #else
   /* Lane l names row r of matrix j = 2 j_high + j_low. */
-  const int j = lane / 8, r = lane - 8 * j, j_high = j / 2, j_low = j - 2 * j_high;
+  const int j = lane / 8, r = REMAINDER(lane, j, 8), j_high = j / 2, j_low = REMAINDER(j, j_high, 2);
 #if TRANS_A /* 16-bit, rows along K: matrix j covers k 8 j_high.., m 8 j_low.. */
   load_matrices(a, tile, tile_word(ks * 16 + j_high * 8 + r, m0 / CHUNK + j_low, A_CHUNKS, 0), 1, exchange, lane);
 #else       /* rows along M: matrix j covers m 8 j_low.., k chunk 2 ks + j_high */
@@ -503,7 +508,7 @@ ALWAYS_INLINE void load_a_fragment(uint a[4], __local uint* tile, int m0, int ks
 ALWAYS_INLINE void load_b_fragments(uint b0[2], uint b1[2], __local uint* tile, int n0, int ks, __local uint* exchange,
                                     int lane) {
 #if B_WORD_READS
-  const int g = lane / 4, k = ks * MMA_K + lane - 4 * g;
+  const int g = lane / 4, k = ks * MMA_K + REMAINDER(lane, g, 4);
   b0[0] = tile[element_word(k, n0 + g, B_CHUNKS)];
   b0[1] = tile[element_word(k + 4, n0 + g, B_CHUNKS)];
   b1[0] = tile[element_word(k, n0 + 8 + g, B_CHUNKS)];
@@ -511,7 +516,7 @@ ALWAYS_INLINE void load_b_fragments(uint b0[2], uint b1[2], __local uint* tile, 
 #else
   uint words[4];
   /* Lane l names row r of matrix j = 2 j_high + j_low. */
-  const int j = lane / 8, r = lane - 8 * j, j_high = j / 2, j_low = j - 2 * j_high;
+  const int j = lane / 8, r = REMAINDER(lane, j, 8), j_high = j / 2, j_low = REMAINDER(j, j_high, 2);
 #if TRANS_B /* rows along N: matrix j covers n 8 j_high.., k chunk 2 ks + j_low */
   load_matrices(words, tile, tile_word(n0 + j_high * 8 + r, 2 * ks + j_low, B_CHUNKS, 0), 0, exchange, lane);
 #else       /* 16-bit, rows along K: matrix j covers k 8 j_low.., n 8 j_high.. */
@@ -577,9 +582,9 @@ ALWAYS_INLINE void compute_stage(float acc[FRAG_M][FRAG_N][4], __local uint* sta
 ALWAYS_INLINE int2 block_tile(int M, int N) {
   const int tiles_m = (M + TILE_M - 1) / TILE_M, tiles_n = (N + TILE_N - 1) / TILE_N;
   const int id = (int)get_group_id(0), per_group = GROUP_M * tiles_n, group = id / per_group;
-  const int first_m = group * GROUP_M, rows = min(tiles_m - first_m, GROUP_M), within = id - group * per_group;
+  const int first_m = group * GROUP_M, rows = min(tiles_m - first_m, GROUP_M), within = REMAINDER(id, group, per_group);
   const int column = within / rows;
-  return (int2)(first_m + within - column * rows, column);
+  return (int2)(first_m + REMAINDER(within, column, rows), column);
 }
 
 /* C = alpha * acc + beta * C for the accumulators (columns col, col + 1 of row `row`). */
@@ -597,8 +602,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
     __global STORAGE* C, const ulong c_offset, const int ldc) {
   __local uint4 buffers[STAGES * STAGE_WORDS / 4];
   __local uint* stages = (__local uint*)buffers;
-  const int thread = (int)get_local_id(0), warp = thread / 32, lane = thread - 32 * warp;
-  const int warp_m = warp / WARPS_N, warp_n = warp - WARPS_N * warp_m;
+  const int thread = (int)get_local_id(0), warp = thread / 32, lane = REMAINDER(thread, warp, 32);
+  const int warp_m = warp / WARPS_N, warp_n = REMAINDER(warp, warp_m, WARPS_N);
 #if USE_PTX
   __local uint* exchange = stages; /* unused */
 #else
@@ -636,7 +641,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
 
   const int group = lane / 4;
   const int row0 = tile.x * TILE_M + warp_m * (TILE_M / WARPS_M) + group;
-  const int col0 = tile.y * TILE_N + warp_n * (TILE_N / WARPS_N) + 2 * (lane - 4 * group);
+  const int col0 = tile.y * TILE_N + warp_n * (TILE_N / WARPS_N) + 2 * REMAINDER(lane, group, 4);
 #pragma unroll
   for (int i = 0; i < FRAG_M; ++i)
 #pragma unroll
