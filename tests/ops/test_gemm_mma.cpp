@@ -210,22 +210,18 @@ Config sync(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::
 Config portable(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t wg_x, std::int64_t wg_y) {
   return {"portable", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
 }
-// Small tensor-core tilings. Emulated (no PTX), each program takes PoCL tens of seconds to compile (minutes on a
-// loaded machine), so the cases share six, which together take every path of gemm_mma_sync:
-//   half      sync_small in row-major NN (A by rows: ldmatrix; B K-major: ldmatrix.trans) and TT (A K-major, B by
-//             rows: the other two) -- column-major NN and TT are the same two programs, A and B swapped --; 3 stages,
-//             warps along N, two 16-byte chunks per stored row; sync_other in NT: 2 stages, warps along M, one mma
-//             per K step.
-//   bfloat16  sync_small in NN only (its fragments move as half's; only the conversions differ): 2 x 2 warps,
-//             2 stages, K tiles of 64 (eight chunks per stored row: the other swizzle).
-//   tf32      sync_small in NN (B read by words) and TT (A read by words), 3 stages.
-Config sync_small(Format format) {
-  if (format == Format::BF16) return sync(64, 64, 64, 2, 2, 2);
-  return format == Format::TF32 ? sync(32, 64, 16, 1, 2, 3) : sync(32, 64, 32, 1, 2, 3);
+// Small tensor-core tilings, one per format and operand order. Emulated (no PTX), each program takes PoCL tens of
+// seconds to compile (minutes on a loaded machine), so the cases share four, which together take every path of
+// gemm_mma_sync: half NN (A by rows: ldmatrix; B K-major: ldmatrix.trans) with 3 stages, warps along N and two
+// 16-byte chunks per stored row; half TT (A K-major, B by rows: the other two) with 2 stages, warps along M and K
+// tiles of 64 (eight chunks per stored row: the other swizzle); tf32 NN (B read by words) and TT (A read by words).
+// Column-major NN and TT are the same programs, A and B swapped. bfloat16's fragments move as half's (only the
+// conversions differ, and the portable kernel checks those): its tensor-core cases run where the PTX runs.
+Config sync_for(Format format, Transpose trans) {
+  if (format == Format::TF32) return sync(32, 64, 16, 1, 2, 3);
+  return trans == Transpose::No ? sync(32, 64, 32, 1, 2, 3) : sync(64, 32, 64, 2, 1, 2);
 }
-Config sync_other() { return sync(64, 32, 16, 2, 1, 2); }
-// Whether the cases run sync_small on transposed operands (TT) for the format (above).
-bool runs_transposed(Format format) { return format != Format::BF16; }
+bool runs_sync(Format format) { return format != Format::BF16 || mma::uses_ptx(*device().info); }
 
 template <typename T>
 void every_setting_at_ragged_shapes() {
@@ -233,25 +229,25 @@ void every_setting_at_ragged_shapes() {
   base.m = 37, base.n = 45, base.k = 75, base.alpha = -1.25, base.beta = 0.5;
   base.a_offset = 3, base.b_offset = 1, base.c_offset = 5, base.lda_extra = 2, base.ldb_extra = 5, base.ldc_extra = 3;
   const Format format = format_of<T>();
-  const Config first = sync_small(format);
-  CAPTURE(first.to_string());
-  for (const Problem& p : every_orientation(base))  // the packed path (odd offsets)
-    if (p.trans_a == p.trans_b && (p.trans_a == Transpose::No || runs_transposed(format))) check_mma<T>(&first, p);
-  Problem aligned = base;  // rows on 16-byte boundaries: read in place, beta = 0 over NaN
-  aligned.m = 70, aligned.n = 33, aligned.k = 41, aligned.a_offset = 0, aligned.b_offset = 8, aligned.beta = 0.0;
-  aligned.lda_extra = 16 - 41 % 16, aligned.ldb_extra = 16 - 33 % 16;  // row-major NN: lda, ldb multiples of 16
-  check_mma<T>(&first, aligned);
+  if (runs_sync(format)) {
+    for (const Problem& p : every_orientation(base))  // the packed path (odd offsets)
+      if (p.trans_a == p.trans_b) {
+        const Config config = sync_for(format, p.trans_a);
+        CAPTURE(config.to_string());
+        check_mma<T>(&config, p);
+      }
+    Problem aligned = base;  // rows on 16-byte boundaries: read in place, beta = 0 over NaN
+    aligned.m = 70, aligned.n = 33, aligned.k = 41, aligned.a_offset = 0, aligned.b_offset = 8, aligned.beta = 0.0;
+    aligned.lda_extra = 16 - 41 % 16, aligned.ldb_extra = 16 - 33 % 16;  // row-major NN: lda, ldb multiples of 16
+    const Config config = sync_for(format, Transpose::No);
+    check_mma<T>(&config, aligned);
+  }
   // The portable kernel's indexing does not depend on the format: every orientation and setting for half only.
   const Config portable_first = portable(4, 4, 8, 8);
   if (format != Format::F16) {
     check_mma<T>(&portable_first, base);
     return;
   }
-  const Config second = sync_other();
-  CAPTURE(second.to_string());
-  Problem nt = base;
-  nt.trans_b = Transpose::Yes, nt.m = 100, nt.k = 90;
-  check_mma<T>(&second, nt);
   for (const Problem& p : every_orientation(base)) check_mma<T>(&portable_first, p);
   for (const Config& config : {portable(3, 5, 0, 0), portable(8, 1, 16, 1)}) check_mma<T>(&config, base);
 }
@@ -259,13 +255,17 @@ void every_setting_at_ragged_shapes() {
 template <typename T>
 void edge_sizes_and_scalars() {
   const std::vector<std::array<std::size_t, 3>> shapes{{1, 1, 1}, {7, 5, 3}, {1, 70, 33}, {70, 1, 17}, {3, 130, 70}};
-  for (const Config& config : {sync_small(format_of<T>()), portable(4, 4, 8, 8)}) {
+  const Format format = format_of<T>();
+  std::vector<Config> configs{portable(4, 4, 8, 8)};
+  if (runs_sync(format)) configs.push_back(sync_for(format, Transpose::No));
+  for (const Config& config : configs) {
     CAPTURE(config.to_string());
     for (const auto& shape : shapes) {
       Problem p;
       p.m = shape[0], p.n = shape[1], p.k = shape[2], p.alpha = 1.5, p.beta = -0.25, p.c_offset = 1;
-      if (shape[0] % 2 == 0 && runs_transposed(format_of<T>())) p.trans_a = p.trans_b = Transpose::Yes;
-      check_mma<T>(&config, p);
+      if (shape[0] % 2 == 0) p.trans_a = p.trans_b = Transpose::Yes;
+      const Config tensor_core = sync_for(format, p.trans_a);  // TT: the other tensor-core program
+      check_mma<T>(config.variant == "mma" ? &tensor_core : &config, p);
     }
     for (const auto& [alpha, beta] : std::vector<std::pair<double, double>>{{1.0, 1.0}, {0.0, 0.0}, {0.0, -3.0}}) {
       Problem p;
@@ -371,11 +371,12 @@ TEST_SUITE("ops.gemm_mma") {
 
   TEST_CASE("gemm_mma: the kernels round alpha * b to 16 bits and operands to TF32 exactly as the host does") {
     for (float alpha : {1.0f, 0.3f, 1024.0f}) {
-      identity_products_round_like_the_host<half>(sync_small(Format::F16), alpha, false);
+      identity_products_round_like_the_host<half>(sync_for(Format::F16, Transpose::No), alpha, false);
       identity_products_round_like_the_host<half>(portable(4, 4, 8, 8), alpha, false);
-      identity_products_round_like_the_host<bfloat16>(sync_small(Format::BF16), alpha, false);
+      if (runs_sync(Format::BF16))
+        identity_products_round_like_the_host<bfloat16>(sync_for(Format::BF16, Transpose::No), alpha, false);
       identity_products_round_like_the_host<bfloat16>(portable(4, 4, 8, 8), alpha, false);
-      identity_products_round_like_the_host<float>(sync_small(Format::TF32), alpha, true);
+      identity_products_round_like_the_host<float>(sync_for(Format::TF32, Transpose::No), alpha, true);
       identity_products_round_like_the_host<float>(portable(4, 4, 8, 8), alpha, false);
     }
   }
@@ -395,8 +396,9 @@ TEST_SUITE("ops.gemm_mma") {
     Problem p;
     p.m = 70, p.n = 67, p.k = 200, p.alpha = 0.75, p.beta = -0.5, p.a_offset = 3, p.b_offset = 3, p.c_offset = 3;
     p.lda_extra = 3, p.ldb_extra = 5, p.ldc_extra = 2;
-    const Config config = sync_small(Format::BF16);  // 2 x 2 warps, 2 stages
-    check_mma<bfloat16>(&config, p);
+    p.trans_a = p.trans_b = Transpose::Yes;
+    const Config config = sync_for(Format::F16, Transpose::Yes);  // K tiles of 64, 2 stages
+    check_mma<half>(&config, p);
     // Emulated (USE_PTX = 0), PoCL 3.1's default work-group compilation (loopvec) computes this tiling, and the
     // other 3-stage ones with 36 KiB of tiles or more that were tried, wrong at every K; the same program is right
     // under POCL_WORK_GROUP_METHOD=cbs and under oclgrind (--local-mem-size 262144 --data-races --uninitialized,
@@ -425,7 +427,7 @@ TEST_SUITE("ops.gemm_mma") {
     for (auto& x : b) x = distribution(random);
     const cl::Buffer a_buffer = test::to_device(a), b_buffer = test::to_device(b);
     cl::Buffer c_buffer = test::to_device(c);
-    detail::gemm_mma_with<float>(sync_small(Format::TF32), device().queue, Layout::RowMajor, Transpose::No,
+    detail::gemm_mma_with<float>(sync_for(Format::TF32, Transpose::No), device().queue, Layout::RowMajor, Transpose::No,
                                  Transpose::No, m, n, k, 1.0f, a_buffer, 0, k, b_buffer, 0, n, 0.0f, c_buffer, 0, n)
         .wait();
     const auto got = test::from_device<float>(c_buffer, c.size());
@@ -500,8 +502,10 @@ TEST_SUITE("ops.gemm_mma") {
       CHECK((small_first.value("TILE_M") == 64 && small_first.value("TILE_N") == 64));
       for (const auto& config : mma::ranked_configs(info, big, turing)) CHECK(config.variant == "portable");
       // The space refuses the tensor-core kernel on a GPU whose compiler refused its PTX, and never on others.
-      CHECK(mma::variants_for(format).space.validate(sync_small(format), hopper) == "");
-      CHECK(mma::variants_for(format).space.validate(sync_small(format), *device().info) == "");
+      for (Transpose trans : {Transpose::No, Transpose::Yes}) {
+        CHECK(mma::variants_for(format).space.validate(sync_for(format, trans), hopper) == "");
+        CHECK(mma::variants_for(format).space.validate(sync_for(format, trans), *device().info) == "");
+      }
     }
   }
 
@@ -600,14 +604,12 @@ TEST_SUITE("ops.gemm_mma") {
     // The programs of the cases above (no new compilation in ops.gemm_mma), every operand path once.
     Problem p;
     p.m = 21, p.n = 19, p.k = 37, p.alpha = 0.5, p.beta = 0.25, p.a_offset = 1, p.ldb_extra = 1;
-    const Config f16 = sync_small(Format::F16), tf32 = sync_small(Format::TF32), other = sync_other();
-    check_mma<half>(&f16, p);    // A by rows, B K-major
-    check_mma<float>(&tf32, p);  // B K-major: single-word reads
-    p.trans_a = p.trans_b = Transpose::Yes, p.beta = 0.0;
-    check_mma<half>(&f16, p);    // A K-major, B by rows
-    check_mma<float>(&tf32, p);  // A K-major: single-word reads
-    p.trans_a = Transpose::No;
-    check_mma<half>(&other, p);  // A and B by rows, 2 stages, warps along M
+    for (Transpose trans : {Transpose::No, Transpose::Yes}) {
+      p.trans_a = p.trans_b = trans, p.beta = trans == Transpose::No ? 0.25 : 0.0;
+      const Config f16 = sync_for(Format::F16, trans), tf32 = sync_for(Format::TF32, trans);
+      check_mma<half>(&f16, p);    // NN: A by rows, B K-major; TT: A K-major, B by rows (2 stages, warps along M)
+      check_mma<float>(&tf32, p);  // single-word reads: NN of B, TT of A
+    }
   }
 
   TEST_CASE("gemm_mma: the portable kernel, small and ragged (also run under oclgrind)") {
