@@ -285,6 +285,14 @@ __kernel void gemm_mma_portable(const int M, const int N, const int K, const flo
 #define B_STAGE_WORDS (B_ROWS * B_CHUNKS * 4)
 #define STAGE_WORDS (A_STAGE_WORDS + B_STAGE_WORDS)
 #define EXCHANGE_WORDS 6 /* per work-item, for the emulated warp instructions */
+/* x % d beside its quotient q = x / d. Emulated, x - q * d: LLVM turns a division and remainder pair into a `freeze`,
+ * which oclgrind's uninitialized-value checker does not support (it aborts the kernel's checking and computes garbage
+ * from there on). With the PTX, the remainder operator, which NVIDIA's compiler has always been given. */
+#if USE_PTX
+#define REMAINDER(x, q, d) ((x) % (d))
+#else
+#define REMAINDER(x, q, d) ((x) - (q) * (d))
+#endif
 
 /* The XOR of the 16-byte chunks of `row` in a stored tile with `chunks` chunks per row. Fragment reads take 8
  * consecutive rows at one chunk (ldmatrix: one 16-byte row each) or, for word reads, 4 consecutive rows at two
@@ -345,7 +353,7 @@ ALWAYS_INLINE void copy_tile(__local uint* target, const __global STORAGE* sourc
                              int cols_valid, int rows, int chunks, int word_reads, int thread) {
 #pragma unroll
   for (int i = 0; i < rows * chunks / THREADS; ++i) {
-    const int index = thread + i * THREADS, r = index / chunks, c = index % chunks;
+    const int index = thread + i * THREADS, r = index / chunks, c = REMAINDER(index, r, chunks);
     const int elements = r < rows_valid ? clamp(cols_valid - c * CHUNK, 0, CHUNK) : 0;
     copy_chunk(target + tile_word(r, c, chunks, word_reads), elements > 0 ? source + (long)r * ld + c * CHUNK : source,
                elements * ELEMENT_BYTES);
@@ -388,14 +396,15 @@ ALWAYS_INLINE void load_matrices(uint out[4], __local uint* tile, int word, int 
 #else
   exchange[lane] = (uint)word;
   barrier(CLK_LOCAL_MEM_FENCE);
+  const int group = lane / 4, thread_in_group = lane - 4 * group;
   for (int j = 0; j < 4; ++j) {
-    if (trans) {
-      const int column = lane / 4;
-      const uint low = tile[exchange[j * 8 + 2 * (lane % 4)] + column / 2] >> (16 * (column % 2));
-      const uint high = tile[exchange[j * 8 + 2 * (lane % 4) + 1] + column / 2] >> (16 * (column % 2));
+    if (trans) { /* column `group` of rows 2 thread_in_group and 2 thread_in_group + 1 */
+      const int word = group / 2, shift = 16 * (group - 2 * word);
+      const uint low = tile[exchange[j * 8 + 2 * thread_in_group] + word] >> shift;
+      const uint high = tile[exchange[j * 8 + 2 * thread_in_group + 1] + word] >> shift;
       out[j] = (low & 0xffffu) | (high << 16);
     } else {
-      out[j] = tile[exchange[j * 8 + lane / 4] + lane % 4];
+      out[j] = tile[exchange[j * 8 + group] + thread_in_group];
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -403,23 +412,27 @@ ALWAYS_INLINE void load_matrices(uint out[4], __local uint* tile, int word, int 
 }
 
 #if !USE_PTX
-/* The emulated mma's view of the exchanged fragments: element (row, k) of the 16 x MMA_K A and (k, col) of the
- * MMA_K x 8 B, as PTX lays them out over the warp's lanes (word 0-3: A, 4-5: B). */
-ALWAYS_INLINE float fragment_a(__local const uint* exchange, int row, int k) {
+/* The emulated mma's view of the exchanged fragments, as PTX lays them out over the warp's lanes (word 0-3: A,
+ * 4-5: B). Element k_in (< MMA_K / 2) along K of register `word` held by the four lanes from first_lane on: two
+ * elements per lane for 16-bit formats, one for tf32. */
+ALWAYS_INLINE float fragment_element(__local const uint* exchange, int first_lane, int k_in, int word) {
 #if MMA_TYPE == MMA_TF32
-  return as_float(exchange[((row % 8) * 4 + k % 4) * EXCHANGE_WORDS + row / 8 + 2 * (k / 4)]);
+  return as_float(exchange[(first_lane + k_in) * EXCHANGE_WORDS + word]);
 #else
-  const uint word = exchange[((row % 8) * 4 + (k % 8) / 2) * EXCHANGE_WORDS + row / 8 + 2 * (k / 8)];
-  return decode((word >> (16 * (k % 2))) & 0xffffu);
+  const int pair = k_in / 2;
+  const uint bits = exchange[(first_lane + pair) * EXCHANGE_WORDS + word];
+  return decode((bits >> (16 * (k_in - 2 * pair))) & 0xffffu);
 #endif
 }
+/* Element (row, k) of the 16 x MMA_K A. */
+ALWAYS_INLINE float fragment_a(__local const uint* exchange, int row, int k) {
+  const int row_half = row / 8, k_half = k / (MMA_K / 2);
+  return fragment_element(exchange, 4 * (row - 8 * row_half), k - (MMA_K / 2) * k_half, row_half + 2 * k_half);
+}
+/* Element (k, col) of the MMA_K x 8 B. */
 ALWAYS_INLINE float fragment_b(__local const uint* exchange, int k, int col) {
-#if MMA_TYPE == MMA_TF32
-  return as_float(exchange[(col * 4 + k % 4) * EXCHANGE_WORDS + 4 + k / 4]);
-#else
-  const uint word = exchange[(col * 4 + (k % 8) / 2) * EXCHANGE_WORDS + 4 + k / 8];
-  return decode((word >> (16 * (k % 2))) & 0xffffu);
-#endif
+  const int k_half = k / (MMA_K / 2);
+  return fragment_element(exchange, 4 * col, k - (MMA_K / 2) * k_half, 4 + k_half);
 }
 #endif
 
@@ -436,12 +449,14 @@ ALWAYS_INLINE void mma(float d[4], const uint a[4], const uint b[2], __local uin
   exchange[lane * EXCHANGE_WORDS + 4] = b[0];
   exchange[lane * EXCHANGE_WORDS + 5] = b[1];
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int i = 0; i < 4; ++i) {
-    const int row = lane / 4 + 8 * (i / 2), col = 2 * (lane % 4) + i % 2;
-    float sum = d[i];
-    for (int k = 0; k < MMA_K; ++k) sum += fragment_a(exchange, row, k) * fragment_b(exchange, k, col);
-    d[i] = sum;
-  }
+  const int group = lane / 4, thread_in_group = lane - 4 * group;
+  for (int h = 0; h < 2; ++h)
+    for (int e = 0; e < 2; ++e) {
+      const int row = group + 8 * h, col = 2 * thread_in_group + e;
+      float sum = d[2 * h + e];
+      for (int k = 0; k < MMA_K; ++k) sum += fragment_a(exchange, row, k) * fragment_b(exchange, k, col);
+      d[2 * h + e] = sum;
+    }
   barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 }
@@ -462,21 +477,28 @@ ALWAYS_INLINE uint operand_word(uint bits) {
 #endif
 }
 
+/* The local word of element `column` of stored row `row` of a tile with `chunks` chunks per row read by words. */
+ALWAYS_INLINE int element_word(int row, int column, int chunks) {
+  const int chunk = column / CHUNK;
+  return tile_word(row, chunk, chunks, 1) + REMAINDER(column, chunk, CHUNK);
+}
+
 /* The A fragment of the m16 tile whose first row is tile row m0, at K step ks of the stage's A tile. */
 ALWAYS_INLINE void load_a_fragment(uint a[4], __local uint* tile, int m0, int ks, __local uint* exchange, int lane) {
 #if A_WORD_READS
-  const int g = lane / 4, t = lane % 4, k = ks * MMA_K + t;
-  a[0] = tile[tile_word(k, (m0 + g) / CHUNK, A_CHUNKS, 1) + (m0 + g) % CHUNK];
-  a[1] = tile[tile_word(k, (m0 + g + 8) / CHUNK, A_CHUNKS, 1) + (m0 + g + 8) % CHUNK];
-  a[2] = tile[tile_word(k + 4, (m0 + g) / CHUNK, A_CHUNKS, 1) + (m0 + g) % CHUNK];
-  a[3] = tile[tile_word(k + 4, (m0 + g + 8) / CHUNK, A_CHUNKS, 1) + (m0 + g + 8) % CHUNK];
-#elif TRANS_A /* 16-bit, rows along K: matrix j covers k 8 (j / 2).., m 8 (j % 2).. */
-  const int j = lane / 8;
-  load_matrices(a, tile, tile_word(ks * 16 + (j / 2) * 8 + lane % 8, m0 / CHUNK + j % 2, A_CHUNKS, 0), 1, exchange,
-                lane);
-#else         /* rows along M: matrix j covers m 8 (j % 2).., k chunk 2 ks + j / 2 */
-  const int j = lane / 8;
-  load_matrices(a, tile, tile_word(m0 + (j % 2) * 8 + lane % 8, 2 * ks + j / 2, A_CHUNKS, 0), 0, exchange, lane);
+  const int g = lane / 4, k = ks * MMA_K + REMAINDER(lane, g, 4);
+  a[0] = tile[element_word(k, m0 + g, A_CHUNKS)];
+  a[1] = tile[element_word(k, m0 + g + 8, A_CHUNKS)];
+  a[2] = tile[element_word(k + 4, m0 + g, A_CHUNKS)];
+  a[3] = tile[element_word(k + 4, m0 + g + 8, A_CHUNKS)];
+#else
+  /* Lane l names row r of matrix j = 2 j_high + j_low. */
+  const int j = lane / 8, r = REMAINDER(lane, j, 8), j_high = j / 2, j_low = REMAINDER(j, j_high, 2);
+#if TRANS_A /* 16-bit, rows along K: matrix j covers k 8 j_high.., m 8 j_low.. */
+  load_matrices(a, tile, tile_word(ks * 16 + j_high * 8 + r, m0 / CHUNK + j_low, A_CHUNKS, 0), 1, exchange, lane);
+#else       /* rows along M: matrix j covers m 8 j_low.., k chunk 2 ks + j_high */
+  load_matrices(a, tile, tile_word(m0 + j_low * 8 + r, 2 * ks + j_high, A_CHUNKS, 0), 0, exchange, lane);
+#endif
 #endif
 #pragma unroll
   for (int r = 0; r < 4; ++r) a[r] = operand_word(a[r]);
@@ -486,19 +508,19 @@ ALWAYS_INLINE void load_a_fragment(uint a[4], __local uint* tile, int m0, int ks
 ALWAYS_INLINE void load_b_fragments(uint b0[2], uint b1[2], __local uint* tile, int n0, int ks, __local uint* exchange,
                                     int lane) {
 #if B_WORD_READS
-  const int g = lane / 4, t = lane % 4, k = ks * MMA_K + t;
-  b0[0] = tile[tile_word(k, (n0 + g) / CHUNK, B_CHUNKS, 1) + (n0 + g) % CHUNK];
-  b0[1] = tile[tile_word(k + 4, (n0 + g) / CHUNK, B_CHUNKS, 1) + (n0 + g) % CHUNK];
-  b1[0] = tile[tile_word(k, (n0 + 8 + g) / CHUNK, B_CHUNKS, 1) + (n0 + 8 + g) % CHUNK];
-  b1[1] = tile[tile_word(k + 4, (n0 + 8 + g) / CHUNK, B_CHUNKS, 1) + (n0 + 8 + g) % CHUNK];
+  const int g = lane / 4, k = ks * MMA_K + REMAINDER(lane, g, 4);
+  b0[0] = tile[element_word(k, n0 + g, B_CHUNKS)];
+  b0[1] = tile[element_word(k + 4, n0 + g, B_CHUNKS)];
+  b1[0] = tile[element_word(k, n0 + 8 + g, B_CHUNKS)];
+  b1[1] = tile[element_word(k + 4, n0 + 8 + g, B_CHUNKS)];
 #else
   uint words[4];
-  const int j = lane / 8;
-#if TRANS_B /* rows along N: matrix j covers n 8 (j / 2).., k chunk 2 ks + j % 2 */
-  load_matrices(words, tile, tile_word(n0 + (j / 2) * 8 + lane % 8, 2 * ks + j % 2, B_CHUNKS, 0), 0, exchange, lane);
-#else       /* 16-bit, rows along K: matrix j covers k 8 (j % 2).., n 8 (j / 2).. */
-  load_matrices(words, tile, tile_word(ks * 16 + (j % 2) * 8 + lane % 8, n0 / CHUNK + j / 2, B_CHUNKS, 0), 1, exchange,
-                lane);
+  /* Lane l names row r of matrix j = 2 j_high + j_low. */
+  const int j = lane / 8, r = REMAINDER(lane, j, 8), j_high = j / 2, j_low = REMAINDER(j, j_high, 2);
+#if TRANS_B /* rows along N: matrix j covers n 8 j_high.., k chunk 2 ks + j_low */
+  load_matrices(words, tile, tile_word(n0 + j_high * 8 + r, 2 * ks + j_low, B_CHUNKS, 0), 0, exchange, lane);
+#else       /* 16-bit, rows along K: matrix j covers k 8 j_low.., n 8 j_high.. */
+  load_matrices(words, tile, tile_word(ks * 16 + j_low * 8 + r, n0 / CHUNK + j_high, B_CHUNKS, 0), 1, exchange, lane);
 #endif
   b0[0] = words[0];
   b0[1] = words[1];
@@ -560,8 +582,9 @@ ALWAYS_INLINE void compute_stage(float acc[FRAG_M][FRAG_N][4], __local uint* sta
 ALWAYS_INLINE int2 block_tile(int M, int N) {
   const int tiles_m = (M + TILE_M - 1) / TILE_M, tiles_n = (N + TILE_N - 1) / TILE_N;
   const int id = (int)get_group_id(0), per_group = GROUP_M * tiles_n, group = id / per_group;
-  const int first_m = group * GROUP_M, rows = min(tiles_m - first_m, GROUP_M), within = id % per_group;
-  return (int2)(first_m + within % rows, within / rows);
+  const int first_m = group * GROUP_M, rows = min(tiles_m - first_m, GROUP_M), within = REMAINDER(id, group, per_group);
+  const int column = within / rows;
+  return (int2)(first_m + REMAINDER(within, column, rows), column);
 }
 
 /* C = alpha * acc + beta * C for the accumulators (columns col, col + 1 of row `row`). */
@@ -579,14 +602,14 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
     __global STORAGE* C, const ulong c_offset, const int ldc) {
   __local uint4 buffers[STAGES * STAGE_WORDS / 4];
   __local uint* stages = (__local uint*)buffers;
+  const int thread = (int)get_local_id(0), warp = thread / 32, lane = REMAINDER(thread, warp, 32);
+  const int warp_m = warp / WARPS_N, warp_n = REMAINDER(warp, warp_m, WARPS_N);
 #if USE_PTX
   __local uint* exchange = stages; /* unused */
 #else
   __local uint exchange_words[THREADS * EXCHANGE_WORDS];
-  __local uint* exchange = exchange_words + (get_local_id(0) / 32) * 32 * EXCHANGE_WORDS;
+  __local uint* exchange = exchange_words + warp * 32 * EXCHANGE_WORDS;
 #endif
-  const int thread = (int)get_local_id(0), lane = thread % 32, warp = thread / 32;
-  const int warp_m = warp / WARPS_N, warp_n = warp % WARPS_N;
   const int2 tile = block_tile(M, N);
   A += a_offset;
   B += b_offset;
@@ -616,8 +639,9 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
     compute_stage(acc, stages + (kt % STAGES) * STAGE_WORDS, warp_m, warp_n, exchange, lane);
   }
 
-  const int row0 = tile.x * TILE_M + warp_m * (TILE_M / WARPS_M) + lane / 4;
-  const int col0 = tile.y * TILE_N + warp_n * (TILE_N / WARPS_N) + 2 * (lane % 4);
+  const int group = lane / 4;
+  const int row0 = tile.x * TILE_M + warp_m * (TILE_M / WARPS_M) + group;
+  const int col0 = tile.y * TILE_N + warp_n * (TILE_N / WARPS_N) + 2 * REMAINDER(lane, group, 4);
 #pragma unroll
   for (int i = 0; i < FRAG_M; ++i)
 #pragma unroll

@@ -127,6 +127,19 @@ inline DenseLeading dense_leading(Layout layout, Transpose trans_a, Transpose tr
   const bool ta = trans_a == Transpose::Yes, tb = trans_b == Transpose::Yes;
   return {leading(ta ? k : m, ta ? m : k), leading(tb ? n : k, tb ? k : n), leading(m, n)};
 }
+// The leading dimensions of dense gemm operands held in a, b and c, which must be large enough for the shape.
+template <typename T>
+DenseLeading dense_gemm_operands(Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m, std::size_t n,
+                                 std::size_t k, const boost::compute::vector<T>& a, const boost::compute::vector<T>& b,
+                                 const boost::compute::vector<T>& c) {
+  require_holds("gemm", a, m, k, "a");
+  require_holds("gemm", b, k, n, "b");
+  require_holds("gemm", c, m, n, "c");
+  return dense_leading(layout, trans_a, trans_b, m, n, k);
+}
+// gemm's alpha and beta: float for the 16-bit floats (tilecl::half, tilecl::bfloat16), T otherwise.
+template <typename T>
+using gemm_scalar = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
 // `offsets` shifted by the start iterator's index (the offsets of the matrices in the whole buffer).
 inline std::vector<std::size_t> shifted(const std::vector<std::size_t>& offsets, std::size_t start) {
   std::vector<std::size_t> moved(offsets);
@@ -265,11 +278,13 @@ boost::compute::event transpose(boost::compute::command_queue& queue, std::size_
 }
 
 // C = alpha op(A) op(B) + beta C (tilecl::gemm) on matrices starting at a_first, b_first and c_first with
-// leading dimensions lda, ldb and ldc.
+// leading dimensions lda, ldb and ldc. T: float, double, or tilecl::half and tilecl::bfloat16 (alpha and beta
+// then float).
 template <typename T>
 boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                           std::size_t m, std::size_t n, std::size_t k, T alpha, iterator<T> a_first, std::size_t lda,
-                           iterator<T> b_first, std::size_t ldb, T beta, iterator<T> c_first, std::size_t ldc,
+                           std::size_t m, std::size_t n, std::size_t k, interop_detail::gemm_scalar<T> alpha,
+                           iterator<T> a_first, std::size_t lda, iterator<T> b_first, std::size_t ldb,
+                           interop_detail::gemm_scalar<T> beta, iterator<T> c_first, std::size_t ldc,
                            const wait_list& events = wait_list()) {
   return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
     cl::Buffer c = buffer(c_first);
@@ -281,15 +296,35 @@ boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, 
 // (A is stored k x m when trans_a is Yes, B n x k when trans_b is).
 template <typename T>
 boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                           std::size_t m, std::size_t n, std::size_t k, T alpha, const boost::compute::vector<T>& a,
-                           const boost::compute::vector<T>& b, T beta, boost::compute::vector<T>& c,
+                           std::size_t m, std::size_t n, std::size_t k, interop_detail::gemm_scalar<T> alpha,
+                           const boost::compute::vector<T>& a, const boost::compute::vector<T>& b,
+                           interop_detail::gemm_scalar<T> beta, boost::compute::vector<T>& c,
                            const wait_list& events = wait_list()) {
-  interop_detail::require_holds("gemm", a, m, k, "a");
-  interop_detail::require_holds("gemm", b, k, n, "b");
-  interop_detail::require_holds("gemm", c, m, n, "c");
-  const auto ld = interop_detail::dense_leading(layout, trans_a, trans_b, m, n, k);
+  const auto ld = interop_detail::dense_gemm_operands(layout, trans_a, trans_b, m, n, k, a, b, c);
   return compute::gemm<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), ld.a, b.begin(), ld.b, beta,
                           c.begin(), ld.c, events);
+}
+
+// Float gemm in a math mode (tilecl::gemm with MathMode: MathMode::TF32 may round A and B to TF32), on iterators
+// and on dense vectors as above.
+inline boost::compute::event gemm(boost::compute::command_queue& queue, MathMode mode, Layout layout, Transpose trans_a,
+                                  Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
+                                  iterator<float> a_first, std::size_t lda, iterator<float> b_first, std::size_t ldb,
+                                  float beta, iterator<float> c_first, std::size_t ldc,
+                                  const wait_list& events = wait_list()) {
+  return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
+    cl::Buffer c = buffer(c_first);
+    return tilecl::gemm(q, mode, layout, trans_a, trans_b, m, n, k, alpha, buffer(a_first), a_first.get_index(), lda,
+                        buffer(b_first), b_first.get_index(), ldb, beta, c, c_first.get_index(), ldc, wait);
+  });
+}
+inline boost::compute::event gemm(boost::compute::command_queue& queue, MathMode mode, Layout layout, Transpose trans_a,
+                                  Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, float alpha,
+                                  const boost::compute::vector<float>& a, const boost::compute::vector<float>& b,
+                                  float beta, boost::compute::vector<float>& c, const wait_list& events = wait_list()) {
+  const auto ld = interop_detail::dense_gemm_operands(layout, trans_a, trans_b, m, n, k, a, b, c);
+  return compute::gemm(queue, mode, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), ld.a, b.begin(), ld.b, beta,
+                       c.begin(), ld.c, events);
 }
 
 // y = alpha op(A) x + beta y (tilecl::gemv) on a matrix starting at a_first with leading dimension lda and

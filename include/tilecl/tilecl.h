@@ -44,6 +44,7 @@ typedef cl_int tilecl_status;
 /* The enumerations of include/tilecl/types.hpp, in the same order. */
 typedef enum tilecl_layout { TILECL_ROW_MAJOR = 0, TILECL_COL_MAJOR = 1 } tilecl_layout;
 typedef enum tilecl_transpose { TILECL_NO_TRANSPOSE = 0, TILECL_TRANSPOSE = 1 } tilecl_transpose;
+typedef enum tilecl_math_mode { TILECL_MATH_STANDARD = 0, TILECL_MATH_TF32 = 1 } tilecl_math_mode;
 typedef enum tilecl_reduce_op {
   TILECL_SUM = 0,
   TILECL_MIN = 1,
@@ -157,6 +158,29 @@ tilecl_status tilecl_gemm_f64(cl_command_queue queue, tilecl_layout layout, tile
                               size_t a_offset, size_t lda, cl_mem b, size_t b_offset, size_t ldb, double beta, cl_mem c,
                               size_t c_offset, size_t ldc, cl_uint num_events_in_wait_list,
                               const cl_event* event_wait_list, cl_event* event);
+
+/* The same on 16-bit floats (tilecl::gemm<half>, gemm<bfloat16>): a, b and c hold IEEE binary16 (f16) or bfloat16
+ * (bf16) elements (offsets and leading dimensions count them); alpha and beta are float, products are accumulated in
+ * float and each result is rounded once to 16 bits. Tensor cores on NVIDIA GPUs of compute capability 8.0 and newer,
+ * a portable kernel elsewhere; accuracy bounds in tilecl/gemm.hpp. */
+tilecl_status tilecl_gemm_f16(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,
+                              tilecl_transpose trans_b, size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                              size_t a_offset, size_t lda, cl_mem b, size_t b_offset, size_t ldb, float beta, cl_mem c,
+                              size_t c_offset, size_t ldc, cl_uint num_events_in_wait_list,
+                              const cl_event* event_wait_list, cl_event* event);
+tilecl_status tilecl_gemm_bf16(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,
+                               tilecl_transpose trans_b, size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                               size_t a_offset, size_t lda, cl_mem b, size_t b_offset, size_t ldb, float beta, cl_mem c,
+                               size_t c_offset, size_t ldc, cl_uint num_events_in_wait_list,
+                               const cl_event* event_wait_list, cl_event* event);
+/* Float gemm in a math mode (tilecl::MathMode): TILECL_MATH_TF32 lets A and B be rounded to TF32 (tensor cores on
+ * NVIDIA GPUs of compute capability 8.0 and newer; error bound in tilecl/gemm.hpp), TILECL_MATH_STANDARD is
+ * tilecl_gemm_f32. Another value: CL_INVALID_VALUE. */
+tilecl_status tilecl_gemm_f32_math(cl_command_queue queue, tilecl_math_mode mode, tilecl_layout layout,
+                                   tilecl_transpose trans_a, tilecl_transpose trans_b, size_t m, size_t n, size_t k,
+                                   float alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem b, size_t b_offset,
+                                   size_t ldb, float beta, cl_mem c, size_t c_offset, size_t ldc,
+                                   cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
 
 /* --- GEMV and batched GEMM (tilecl/gemv.hpp, tilecl/gemm_batched.hpp) ---------------------------------- */
 

@@ -257,6 +257,99 @@ static void test_gemm(size_t m, size_t n, size_t k) {
   free(a), free(b), free(c), free(got), free(want);
 }
 
+/* 16-bit storage: values k / 8 for integers |k| <= 16 (exact in half and bfloat16), encoded and decoded here. */
+static uint16_t exact_half_bits(float x) { /* x a multiple of 2^-3 with |x| <= 2 */
+  uint32_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  if ((bits & 0x7fffffffu) == 0) return (uint16_t)(bits >> 16);
+  return (uint16_t)(((bits >> 16) & 0x8000u) | ((((bits >> 23) & 0xffu) - 112u) << 10) | ((bits >> 13) & 0x3ffu));
+}
+static float half_bits_value(uint16_t h) { /* finite values */
+  int exponent = (h >> 10) & 0x1f;
+  double magnitude = exponent == 0 ? ldexp(h & 0x3ff, -24) : ldexp(1024 + (h & 0x3ff), exponent - 25);
+  return (float)((h & 0x8000u) ? -magnitude : magnitude);
+}
+static uint16_t exact_bfloat16_bits(float x) {
+  uint32_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  return (uint16_t)(bits >> 16);
+}
+static float bfloat16_bits_value(uint16_t b) {
+  uint32_t bits = (uint32_t)b << 16;
+  float x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+/* C = alpha A B^T + beta C on 16-bit elements (bf16 selects bfloat16, else half), column-major, A m x k (lda = m + 1),
+ * B n x k (ldb = n), C m x n (ldc = m + 2): the result of tilecl_gemm_f16 / _bf16 within the 16-bit rounding and
+ * float accumulation. */
+static void test_gemm_16bit(size_t m, size_t n, size_t k, int bf16) {
+  size_t lda = m + 1, ldb = n, ldc = m + 2, i, j, p;
+  float* values = malloc((k * lda + k * ldb + n * ldc + 1) * sizeof(float));
+  uint16_t* bits = malloc((k * lda + k * ldb + n * ldc + 1) * sizeof(uint16_t));
+  uint16_t* got = malloc((n * ldc + 1) * sizeof(uint16_t));
+  double* want = new_doubles(n * ldc);
+  float* got_values = malloc((n * ldc + 1) * sizeof(float));
+  const size_t b_at = k * lda, c_at = k * lda + k * ldb, total = k * lda + k * ldb + n * ldc;
+  cl_mem a_buffer, b_buffer, c_buffer;
+  for (i = 0; i < total; ++i) {
+    values[i] = (float)((int)(uniform() * 33) - 16) / 8.0f;
+    bits[i] = bf16 ? exact_bfloat16_bits(values[i]) : exact_half_bits(values[i]);
+  }
+  a_buffer = upload(bits, k * lda, 2), b_buffer = upload(bits + b_at, k * ldb, 2),
+  c_buffer = upload(bits + c_at, n * ldc, 2);
+  for (j = 0; j < n; ++j)
+    for (i = 0; i < ldc; ++i) {
+      double sum = 0;
+      if (i >= m) {
+        want[j * ldc + i] = values[c_at + j * ldc + i];
+        continue;
+      }
+      for (p = 0; p < k; ++p) sum += (double)values[p * lda + i] * values[b_at + p * ldb + j];
+      want[j * ldc + i] = 0.5 * sum - 1.5 * values[c_at + j * ldc + i];
+    }
+  CHECK_OK((bf16 ? tilecl_gemm_bf16 : tilecl_gemm_f16)(queue, TILECL_COL_MAJOR, TILECL_NO_TRANSPOSE, TILECL_TRANSPOSE,
+                                                      m, n, k, 0.5f, a_buffer, GUARD, lda, b_buffer, GUARD, ldb,
+                                                      -1.5f, c_buffer, GUARD, ldc, 0, NULL, NULL));
+  download(c_buffer, got, n * ldc, 2, bf16 ? "gemm_bf16" : "gemm_f16");
+  for (i = 0; i < n * ldc; ++i) got_values[i] = bf16 ? bfloat16_bits_value(got[i]) : half_bits_value(got[i]);
+  /* one rounding to 16 bits (2^-8 or 2^-11 of the result) on sums of products bounded by 4 k + 6 */
+  check_close(got_values, want, n * ldc, bf16 ? 1.0 / 128 : 1.0 / 1024, bf16 ? "gemm_bf16" : "gemm_f16");
+  clReleaseMemObject(a_buffer), clReleaseMemObject(b_buffer), clReleaseMemObject(c_buffer);
+  free(values), free(bits), free(got), free(want), free(got_values);
+}
+
+/* Float gemm in TF32 mode: within TF32's bound (2^-10 + 2 (k + 5) 2^-24 of the magnitude, here below k + 1); a mode
+ * outside the enumeration is CL_INVALID_VALUE. */
+static void test_gemm_tf32(size_t m, size_t n, size_t k) {
+  size_t i, j, p;
+  float* a = random_floats(m * k);
+  float* b = random_floats(k * n);
+  float* got = malloc(m * n * sizeof(float));
+  double* want = new_doubles(m * n);
+  cl_mem a_buffer = upload(a, m * k, sizeof(float)), b_buffer = upload(b, k * n, sizeof(float)),
+         c_buffer = upload(NULL, m * n, sizeof(float));
+  for (i = 0; i < m; ++i)
+    for (j = 0; j < n; ++j) {
+      double total = 0;
+      for (p = 0; p < k; ++p) total += (double)a[i * k + p] * b[p * n + j];
+      want[i * n + j] = total;
+    }
+  CHECK_OK(tilecl_gemm_f32_math(queue, TILECL_MATH_TF32, TILECL_ROW_MAJOR, TILECL_NO_TRANSPOSE, TILECL_NO_TRANSPOSE,
+                                m, n, k, 1.0f, a_buffer, GUARD, k, b_buffer, GUARD, n, 0.0f, c_buffer, GUARD, n, 0,
+                                NULL, NULL));
+  download(c_buffer, got, m * n, sizeof(float), "gemm_f32_math");
+  check_close(got, want, m * n, (1.0 / 1024 + 2.0 * (double)(k + 5) / 16777216.0) * (double)(k + 1),
+              "gemm_f32_math");
+  CHECK(tilecl_gemm_f32_math(queue, (tilecl_math_mode)7, TILECL_ROW_MAJOR, TILECL_NO_TRANSPOSE, TILECL_NO_TRANSPOSE,
+                             m, n, k, 1.0f, a_buffer, GUARD, k, b_buffer, GUARD, n, 0.0f, c_buffer, GUARD, n, 0, NULL,
+                             NULL) == CL_INVALID_VALUE,
+        "a bad math mode was accepted");
+  clReleaseMemObject(a_buffer), clReleaseMemObject(b_buffer), clReleaseMemObject(c_buffer);
+  free(a), free(b), free(got), free(want);
+}
+
 static int contains(const char* text, const char* part);
 
 /* y = alpha A^T x + beta y: column-major A m x n (lda = m + 1), x of m elements at step -2 (BLAS: walked from the
@@ -590,6 +683,8 @@ int main(void) {
   test_transpose_i32(64, 31);
   test_reduce(1), test_reduce(100003);
   test_gemm(37, 29, 41), test_gemm(1, 67, 3);
+  test_gemm_16bit(23, 19, 37, 0), test_gemm_16bit(23, 19, 37, 1), test_gemm_16bit(1, 1, 1, 0);
+  test_gemm_tf32(29, 31, 43);
   test_gemv(29, 37);
   test_batched(5, 7, 6, 3);
   /* One border each (every border is a program of its own, slow to build on a CPU; ops.convolve tests them all,

@@ -97,6 +97,65 @@ TEST_SUITE("runtime.boost_compute") {
         Error);
   }
 
+  TEST_CASE("boost compute: gemm on half and bfloat16 vectors, and on float vectors in TF32 mode") {
+    boost::compute::context context(device().context());
+    boost::compute::command_queue queue(context, boost::compute::device(device().device()));
+    auto random = test::random_engine("boost-gemm-16");
+    const std::size_t m = 23, n = 19, k = 37;
+    // The values as stored (rounded to T), and C = 0.75 A B^T - 0.5 C from them in double, with its magnitude.
+    const auto product = [&](const auto& a, const auto& b, const auto& c, std::vector<double>& magnitude) {
+      const std::vector<double> wa(a.begin(), a.end()), wb(b.begin(), b.end());
+      std::vector<double> want(c.begin(), c.end());
+      reference::gemm(reference::Layout::RowMajor, reference::Transpose::No, reference::Transpose::Yes, m, n, k, 0.75,
+                      wa.data(), k, wb.data(), k, -0.5, want.data(), n, &magnitude);
+      return want;
+    };
+    const auto check = [&](auto& c, const std::vector<double>& want, const std::vector<double>& magnitude, double unit,
+                           double accumulation) {
+      using T = typename std::decay_t<decltype(c)>::value_type;
+      std::vector<T> got(m * n);
+      boost::compute::copy(c.begin(), c.end(), got.begin(), queue);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < got.size(); ++i)
+        if (std::abs(static_cast<float>(got[i]) - want[i]) >
+            unit * std::abs(want[i]) + (1 + unit) * accumulation * magnitude[i] + 0x1p-25)
+          ++bad;
+      CHECK(bad == 0);
+    };
+    const auto run_16 = [&](auto type, double unit) {
+      using T = decltype(type);
+      CAPTURE(unit);
+      std::vector<T> a_host, b_host, c_host;
+      for (float x : test::random_vector<float>(m * k, random)) a_host.emplace_back(x);
+      for (float x : test::random_vector<float>(n * k, random)) b_host.emplace_back(x);
+      for (float x : test::random_vector<float>(m * n, random)) c_host.emplace_back(x);
+      boost::compute::vector<T> a(a_host.begin(), a_host.end(), queue), b(b_host.begin(), b_host.end(), queue);
+      boost::compute::vector<T> c(c_host.begin(), c_host.end(), queue);
+      std::vector<double> magnitude;
+      const auto want =
+          product(std::vector<float>(a_host.begin(), a_host.end()), std::vector<float>(b_host.begin(), b_host.end()),
+                  std::vector<float>(c_host.begin(), c_host.end()), magnitude);
+      compute::gemm(queue, Layout::RowMajor, Transpose::No, Transpose::Yes, m, n, k, 0.75f, a, b, -0.5f, c).wait();
+      check(c, want, magnitude, unit, 2.0 * (k + 4) * 0x1p-24);
+    };
+    run_16(half(), 0x1p-11);
+    run_16(bfloat16(), 0x1p-8);
+
+    const auto a_host = test::random_vector<float>(m * k, random), b_host = test::random_vector<float>(n * k, random);
+    const auto c_host = test::random_vector<float>(m * n, random);
+    boost::compute::vector<float> a(a_host.begin(), a_host.end(), queue), b(b_host.begin(), b_host.end(), queue);
+    boost::compute::vector<float> c(c_host.begin(), c_host.end(), queue);
+    std::vector<double> magnitude;
+    const auto want = product(a_host, b_host, c_host, magnitude);
+    compute::gemm(queue, MathMode::TF32, Layout::RowMajor, Transpose::No, Transpose::Yes, m, n, k, 0.75f, a, b, -0.5f,
+                  c)
+        .wait();
+    check(c, want, magnitude, 0.0, 0x1p-10 + 2.0 * (k + 5) * 0x1p-24);
+    CHECK_THROWS_AS(compute::gemm(queue, MathMode::TF32, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.0f,
+                                  c, c, 0.0f, a),
+                    Error);  // c holds m x n elements, not m x k
+  }
+
   TEST_CASE("boost compute: gemv on vectors and on iterators with offsets and steps match the host reference") {
     boost::compute::context context(device().context());
     boost::compute::command_queue queue(context, boost::compute::device(device().device()));
