@@ -12,6 +12,7 @@
 #include "program_cache.hpp"
 #include "reference/gemm_reference.hpp"
 #include "support/fixture.hpp"
+#include "support/gemm_support.hpp"
 #include "support/guarded_buffer.hpp"
 #include "sweeps/shapes.hpp"
 #include "tilecl/error.hpp"
@@ -28,43 +29,19 @@ namespace {
 constexpr std::size_t kGuard = 11;     // elements after each matrix
 constexpr double kSentinel = 12345.0;  // C outside the matrix: must survive bit for bit
 
-// One call: everything the BLAS signature takes except the buffers.
-struct Problem {
-  Layout layout = Layout::RowMajor;
-  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
-  std::size_t m = 1, n = 1, k = 1;
-  double alpha = 1.0, beta = 0.0;
-  std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
-  std::size_t lda_extra = 0, ldb_extra = 0, ldc_extra = 0;  // leading dimension beyond the minimum
-
-  std::string describe() const {
-    return std::string(layout == Layout::RowMajor ? "row" : "col") + " " + (trans_a == Transpose::Yes ? "T" : "N") +
-           (trans_b == Transpose::Yes ? "T" : "N") + " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(k) + " alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) + " offsets " +
-           std::to_string(a_offset) + "," + std::to_string(b_offset) + "," + std::to_string(c_offset) + " ld+" +
-           std::to_string(lda_extra) + "," + std::to_string(ldb_extra) + "," + std::to_string(ldc_extra);
-  }
-};
-
-reference::Layout ref_layout(Layout layout) {
-  return layout == Layout::RowMajor ? reference::Layout::RowMajor : reference::Layout::ColMajor;
-}
-reference::Transpose ref_trans(Transpose trans) {
-  return trans == Transpose::Yes ? reference::Transpose::Yes : reference::Transpose::No;
-}
+using Problem = test::GemmProblem;
+using test::ref_layout;
+using test::ref_trans;
 
 // A stored matrix with its offset and a guard: random inside, `outside` everywhere else (offset, row padding,
 // guard), so a kernel that reads outside the matrix and lets it reach C shows NaN.
 template <typename T>
 std::vector<T> make_matrix(reference::Layout layout, reference::Extent extent, std::size_t offset, std::size_t ld,
                            T outside, std::mt19937_64& random, bool inside_nan = false) {
-  std::vector<T> values(offset + reference::required_elements(layout, extent, ld) + kGuard, outside);
   const auto inside = test::random_vector<T>(extent.rows * extent.cols, random);
-  for (std::size_t r = 0; r < extent.rows; ++r)
-    for (std::size_t c = 0; c < extent.cols; ++c)
-      values[offset + reference::matrix_index(layout, r, c, ld)] =
-          inside_nan ? std::numeric_limits<T>::quiet_NaN() : inside[r * extent.cols + c];
-  return values;
+  return test::stored_matrix<T>(layout, extent, offset, ld, kGuard, outside, [&](std::size_t r, std::size_t c) {
+    return inside_nan ? std::numeric_limits<T>::quiet_NaN() : inside[r * extent.cols + c];
+  });
 }
 
 // Runs the problem (through `config`, or the public API when null) and checks every element of C: within the

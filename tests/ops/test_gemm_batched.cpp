@@ -11,6 +11,7 @@
 #include "ops/gemm_batched_parts.hpp"
 #include "reference/gemm_reference.hpp"
 #include "support/fixture.hpp"
+#include "support/gemm_support.hpp"
 #include "support/guarded_buffer.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm_batched.hpp"
@@ -44,12 +45,8 @@ struct Problem {
   }
 };
 
-reference::Layout ref_layout(Layout layout) {
-  return layout == Layout::RowMajor ? reference::Layout::RowMajor : reference::Layout::ColMajor;
-}
-reference::Transpose ref_trans(Transpose trans) {
-  return trans == Transpose::Yes ? reference::Transpose::Yes : reference::Transpose::No;
-}
+using test::ref_layout;
+using test::ref_trans;
 
 // One operand of every matrix: stored extent, leading dimension, span and where each matrix starts.
 struct Operand {

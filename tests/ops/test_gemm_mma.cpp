@@ -20,6 +20,7 @@
 #include "ops/gemm/problem.hpp"
 #include "reference/gemm_reference.hpp"
 #include "support/fixture.hpp"
+#include "support/gemm_support.hpp"
 #include "support/guarded_buffer.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
@@ -68,42 +69,19 @@ Format format_of() {
 
 // ---- one call, checked --------------------------------------------------------------------------------------------
 
-struct Problem {
-  Layout layout = Layout::RowMajor;
-  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
-  std::size_t m = 1, n = 1, k = 1;
-  double alpha = 1.0, beta = 0.0;
-  std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
-  std::size_t lda_extra = 0, ldb_extra = 0, ldc_extra = 0;
-
-  std::string describe() const {
-    return std::string(layout == Layout::RowMajor ? "row " : "col ") + (trans_a == Transpose::Yes ? "T" : "N") +
-           (trans_b == Transpose::Yes ? "T " : "N ") + std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(k) + " alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) + " offsets " +
-           std::to_string(a_offset) + "," + std::to_string(b_offset) + "," + std::to_string(c_offset) + " ld+" +
-           std::to_string(lda_extra) + "," + std::to_string(ldb_extra) + "," + std::to_string(ldc_extra);
-  }
-};
-
-reference::Layout ref_layout(Layout layout) {
-  return layout == Layout::RowMajor ? reference::Layout::RowMajor : reference::Layout::ColMajor;
-}
-reference::Transpose ref_trans(Transpose trans) {
-  return trans == Transpose::Yes ? reference::Transpose::Yes : reference::Transpose::No;
-}
+using Problem = test::GemmProblem;
+using test::ref_layout;
+using test::ref_trans;
 
 // A stored matrix with its offset and a guard: random in [-1, 1) inside (or NaN with inside_nan), `outside`
 // elsewhere, so a kernel that reads outside the matrix and lets it reach C shows NaN.
 template <typename T>
 std::vector<T> make_matrix(reference::Layout layout, reference::Extent extent, std::size_t offset, std::size_t ld,
                            T outside, std::mt19937_64& random, bool inside_nan = false) {
-  std::vector<T> values(offset + reference::required_elements(layout, extent, ld) + 11, outside);
   std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
-  for (std::size_t r = 0; r < extent.rows; ++r)
-    for (std::size_t c = 0; c < extent.cols; ++c)
-      values[offset + reference::matrix_index(layout, r, c, ld)] =
-          T(inside_nan ? std::numeric_limits<float>::quiet_NaN() : distribution(random));
-  return values;
+  return test::stored_matrix<T>(layout, extent, offset, ld, 11, outside, [&](std::size_t, std::size_t) {
+    return T(inside_nan ? std::numeric_limits<float>::quiet_NaN() : distribution(random));
+  });
 }
 
 template <typename T>

@@ -9,6 +9,7 @@
 #include "ops/gemv_tuning.hpp"
 #include "reference/gemv_reference.hpp"
 #include "support/fixture.hpp"
+#include "support/gemm_support.hpp"
 #include "support/guarded_buffer.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemv.hpp"
@@ -41,12 +42,8 @@ struct Problem {
   }
 };
 
-reference::Layout ref_layout(Layout layout) {
-  return layout == Layout::RowMajor ? reference::Layout::RowMajor : reference::Layout::ColMajor;
-}
-reference::Transpose ref_trans(Transpose trans) {
-  return trans == Transpose::Yes ? reference::Transpose::Yes : reference::Transpose::No;
-}
+using test::ref_layout;
+using test::ref_trans;
 
 // The accepted error of an output (magnitude: |alpha| sum |a x| + |beta y|): the float or double rounding bound of
 // a `depth`-term sum; for half (computed in float) float's bound plus one spacing of half at the result (2^-10
