@@ -37,6 +37,16 @@ cl::Buffer upload(const cl::Context& context, cl::CommandQueue& queue, const std
   return buffer;
 }
 
+// A device buffer of `count` elements: `block` repeated (timing operands: the values do not change the timing, and
+// filling hundreds of MiB one random number at a time would be slow).
+template <typename T>
+cl::Buffer upload_repeated(const cl::Context& context, cl::CommandQueue& queue, const std::vector<T>& block,
+                           std::uint64_t count) {
+  std::vector<T> values(count);
+  for (std::uint64_t i = 0; i < count; ++i) values[i] = block[i % block.size()];
+  return upload(context, queue, values);
+}
+
 template <typename T>
 std::vector<T> download(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t count) {
   std::vector<T> values(count);

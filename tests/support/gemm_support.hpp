@@ -44,7 +44,8 @@ std::vector<T> stored_matrix(reference::Layout layout, reference::Extent extent,
                              std::size_t guard, T outside, Inside&& inside) {
   std::vector<T> values(offset + reference::required_elements(layout, extent, ld) + guard, outside);
   for (std::size_t r = 0; r < extent.rows; ++r)
-    for (std::size_t c = 0; c < extent.cols; ++c) values[offset + reference::matrix_index(layout, r, c, ld)] = inside(r, c);
+    for (std::size_t c = 0; c < extent.cols; ++c)
+      values[offset + reference::matrix_index(layout, r, c, ld)] = inside(r, c);
   return values;
 }
 

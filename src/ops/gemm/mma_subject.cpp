@@ -86,14 +86,9 @@ class MmaSubject : public TuningSubject {
     timed_ = timed_problem(problem_, device_->is_cpu(), device_->is_cpu() ? 0x1p33 : kTimedMultiplyAdds);
     std::mt19937_64 random(seed);
     const std::vector<T> block = random_stored<T>(65537, random);
-    auto filled = [&](std::uint64_t count) {
-      std::vector<T> values(count);
-      for (std::uint64_t i = 0; i < count; ++i) values[i] = block[i % block.size()];
-      return upload(context, queue_, values);
-    };
-    timing_a_ = filled(timed_.m * timed_.k);
-    timing_b_ = filled(timed_.k * timed_.n);
-    timing_c_ = filled(timed_.m * timed_.n);
+    timing_a_ = upload_repeated(context, queue_, block, timed_.m * timed_.k);
+    timing_b_ = upload_repeated(context, queue_, block, timed_.k * timed_.n);
+    timing_c_ = upload_repeated(context, queue_, block, timed_.m * timed_.n);
     checks_.clear();
     checks_.push_back(make_check(context, random, 3, -0.5));  // odd offsets and leading dimensions: packed
     checks_.push_back(make_check(context, random, 0, 0.0));   // aligned: read in place; beta = 0 over NaN

@@ -56,17 +56,10 @@ class GemmSubject : public TuningSubject {
     const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
     timed_ = timed_problem(problem_, queue.getInfo<CL_QUEUE_DEVICE>().getInfo<CL_DEVICE_TYPE>() == CL_DEVICE_TYPE_CPU);
     std::mt19937_64 random(seed);
-    // Timing operands: a random block repeated (the values do not change the timing; filling hundreds of MiB one
-    // random number at a time would).
     const std::vector<T> block = random_values<T>(65537, random);
-    auto filled = [&](std::uint64_t count) {
-      std::vector<T> values(count);
-      for (std::uint64_t i = 0; i < count; ++i) values[i] = block[i % block.size()];
-      return upload(context, queue_, values);
-    };
-    timing_a_ = filled(timed_.m * timed_.k);
-    timing_b_ = filled(timed_.k * timed_.n);
-    timing_c_ = filled(timed_.m * timed_.n);
+    timing_a_ = upload_repeated(context, queue_, block, timed_.m * timed_.k);
+    timing_b_ = upload_repeated(context, queue_, block, timed_.k * timed_.n);
+    timing_c_ = upload_repeated(context, queue_, block, timed_.m * timed_.n);
     prepare_verification(context, random);
   }
 
