@@ -279,17 +279,23 @@ def gemm(
     return result
 
 
+def _stride_in_elements(op: str, argument: str, array: Any, what: str, zero_allowed: bool) -> int:
+    """The stride of ``array``'s first axis in elements, refused unless whole and positive (or 0 if allowed)."""
+    stride = int(array.strides[0])
+    itemsize = array.dtype.itemsize
+    if stride < 0 or (stride == 0 and not zero_allowed) or stride % itemsize:
+        whole = "whole number" if zero_allowed else "positive whole number"
+        refuse(op, argument, f"{what} of {stride} bytes is not a {whole} of {itemsize}-byte elements")
+    return stride // itemsize
+
+
 def _vector_step(op: str, argument: str, array: Any, length: int) -> int:
     """The step of a 1-D array of ``length`` elements, in elements (positive and whole)."""
     if len(array.shape) != 1 or int(array.shape[0]) != length:
         refuse(op, argument, f"shape {tuple(array.shape)} is not a vector of {length} elements")
     if length <= 1:
         return 1
-    stride = int(array.strides[0])
-    itemsize = array.dtype.itemsize
-    if stride <= 0 or stride % itemsize:
-        refuse(op, argument, f"stride of {stride} bytes is not a positive whole number of {itemsize}-byte elements")
-    return stride // itemsize
+    return _stride_in_elements(op, argument, array, "stride", zero_allowed=False)
 
 
 def gemv(
@@ -354,11 +360,7 @@ def _batch_stride(op: str, argument: str, array: Any) -> int:
     """Elements between consecutive matrices of a 3-D array (0 or positive and whole)."""
     if int(array.shape[0]) <= 1:
         return 0
-    stride = int(array.strides[0])
-    itemsize = array.dtype.itemsize
-    if stride < 0 or stride % itemsize:
-        refuse(op, argument, f"batch stride of {stride} bytes is not a whole number of {itemsize}-byte elements")
-    return stride // itemsize
+    return _stride_in_elements(op, argument, array, "batch stride", zero_allowed=True)
 
 
 def gemm_strided_batched(
