@@ -18,7 +18,7 @@ namespace tilecl {
 namespace detail {
 namespace {
 
-constexpr const char* kFamily = "elementwise";
+constexpr const char* kElementwiseFamily = "elementwise";
 // Elements per launch: keeps every index inside a kernel well within 32 bits.
 constexpr std::uint64_t kChunkElements = std::uint64_t{1} << 30;
 
@@ -111,7 +111,7 @@ cl::Event launch(Kind kind, const QueueTarget& target, cl::CommandQueue& queue, 
                  ComputeType<T> alpha, const Operands& operands, const std::vector<cl::Event>* wait) {
   const char* op = op_name(kind);
   const auto& plan = resolved.plan_as<LaunchPlan>([kind](const Config& c) { return plan_for(kind, dtype_of<T>(), c); });
-  cl::Kernel& kernel = resolved.main_kernel(target, kFamily, plan.options, plan.kernel, op);
+  cl::Kernel& kernel = resolved.main_kernel(target, kElementwiseFamily, plan.options, plan.kernel, op);
   check_work_group_fits(op, *resolved.program, plan.kernel, plan.work_group);
 
   std::vector<cl::Event> events;
@@ -144,7 +144,7 @@ class ElementwiseSubject : public TuningSubject {
   ElementwiseSubject(Kind kind, std::uint64_t n) : kind_(kind), bucket_(length_bucket(n)) {}
 
   TuningKey key() const override { return {op_name(kind_), dtype_of<T>().name, bucket_.name}; }
-  std::string family() const override { return kFamily; }
+  std::string family() const override { return kElementwiseFamily; }
   std::string timing_shape() const override { return "n=" + std::to_string(bucket_.timing_n); }
   SearchSpace search_space(const DeviceInfo& /*device*/) const override { return variants().space; }
   Config default_config(const DeviceInfo& device) const override {
@@ -297,7 +297,7 @@ std::vector<TunableOp> elementwise_tunable_ops() {
   auto entry = [](Kind kind) {
     TunableOp op;
     op.description = {op_name(kind),
-                      kFamily,
+                      kElementwiseFamily,
                       {"float", "double", "half"},
                       "N (elements), e.g. 1048576 or 2^20",
                       {"2^13", "2^17", "2^21", "2^24"}};

@@ -25,7 +25,6 @@ namespace tilecl {
 namespace detail {
 namespace {
 
-constexpr const char* kOp = "gemv";
 // A depth slice never covers fewer terms than this (the partials would cost more than they save).
 constexpr std::uint64_t kMinSliceDepth = 256;
 // Workspace sections and packed vectors start at multiples of this many elements (any VEC divides it).
@@ -51,7 +50,7 @@ std::int64_t aligned_width(std::int64_t vec, std::initializer_list<std::uint64_t
 
 void check_workspace_extent(std::uint64_t elements) {
   if (elements > kMaxKernelExtent)
-    throw Error(kOp, "workspace", CL_INVALID_VALUE,
+    throw Error(kGemvOp, "workspace", CL_INVALID_VALUE,
                 "the gathered vectors or the depth-slice partials would span " + std::to_string(elements) +
                     " elements, beyond the kernels' 32-bit index range");
 }
@@ -107,9 +106,10 @@ Plan plan_for(const GemvProblem& p, const Config& config, const DeviceInfo& devi
 // ---- enqueue ----------------------------------------------------------------------------------------------
 
 void check_problem(const GemvProblem& p) {
-  if (p.length() == 0) throw Error(kOp, "length", CL_INVALID_VALUE, "a problem without outputs reached the kernels");
+  if (p.length() == 0)
+    throw Error(kGemvOp, "length", CL_INVALID_VALUE, "a problem without outputs reached the kernels");
   if (p.vectors == 0 || p.vectors > kMaxGemvVectors)
-    throw Error(kOp, "vectors", CL_INVALID_VALUE,
+    throw Error(kGemvOp, "vectors", CL_INVALID_VALUE,
                 std::to_string(p.vectors) + " vectors: one launch takes 1 to " + std::to_string(kMaxGemvVectors));
 }
 
@@ -124,7 +124,7 @@ cl::NDRange helper_global(const cl::NDRange& local, std::uint64_t length, std::u
 std::shared_ptr<CompiledProgram> program_for(const QueueTarget& target, const DTypeInfo& dtype, const Config& config,
                                              const GemvProblem& p) {
   return ProgramCache::instance().get(target.context, target.device, "gemv",
-                                      gemv_build_options(dtype, config, p.form, p.vectors), kOp);
+                                      gemv_build_options(dtype, config, p.form, p.vectors), kGemvOp);
 }
 
 // y = beta * y: gemv_reduce over zero slices (R and X are not read); every program of the problem's form and
@@ -153,7 +153,7 @@ void enqueue_product(const QueueTarget& target, LaunchSequence& chain, CompiledP
   const auto wg_x = static_cast<std::uint64_t>(plan.config.value("WG_X"));
   const auto wg_y = static_cast<std::uint64_t>(plan.config.value("WG_Y"));
   const std::string kernel = p.form == GemvForm::Dots ? "gemv_dots" : "gemv_columns";
-  check_work_group_fits(kOp, program, kernel, wg_x * wg_y);
+  check_work_group_fits(kGemvOp, program, kernel, wg_x * wg_y);
   cl::Buffer& partials = plan.slices > 1 ? *scratch : *p.y;
   chain.launch(program, kernel, cl::NDRange(plan.groups * wg_x, plan.slices * wg_y), cl::NDRange(wg_x, wg_y),
                static_cast<cl_int>(p.rows), static_cast<cl_int>(p.cols), alpha, *p.r, static_cast<cl_ulong>(p.r_offset),
@@ -176,7 +176,7 @@ Config resolve_config(const QueueTarget& target, const GemvProblem& p, const Con
   }
   const std::string why =
       gemv_search_space(dtype_of<T>(), gemv_bucket(p), *target.info).validate(*config, *target.info);
-  if (!why.empty()) throw Error(kOp, "config", CL_INVALID_VALUE, config->to_string() + ": " + why);
+  if (!why.empty()) throw Error(kGemvOp, "config", CL_INVALID_VALUE, config->to_string() + ": " + why);
   return *config;
 }
 
@@ -205,40 +205,40 @@ std::uint64_t magnitude(std::int64_t value) {
 
 // A zero increment is never valid (BLAS refuses it before looking at the sizes).
 void check_increment(const char* name, std::int64_t inc) {
-  if (inc == 0) throw Error(kOp, name, CL_INVALID_VALUE, "the increment must not be 0");
+  if (inc == 0) throw Error(kGemvOp, name, CL_INVALID_VALUE, "the increment must not be 0");
 }
 
 // Elements a vector of `length` elements at step `inc` spans (BLAS: from its offset, either direction).
 std::uint64_t vector_span(const char* name, std::uint64_t length, std::int64_t inc) {
-  check_kernel_extent(kOp, std::string("inc") + name, magnitude(inc));
-  const std::uint64_t span = checked_add(kOp, name, checked_multiply(kOp, name, length - 1, magnitude(inc)), 1);
-  check_kernel_extent(kOp, name, span);
+  check_kernel_extent(kGemvOp, std::string("inc") + name, magnitude(inc));
+  const std::uint64_t span = checked_add(kGemvOp, name, checked_multiply(kGemvOp, name, length - 1, magnitude(inc)), 1);
+  check_kernel_extent(kGemvOp, name, span);
   return span;
 }
 
 template <typename T>
 void validate(const QueueTarget& target, const Call& call) {
   const DTypeInfo& dtype = dtype_of<T>();
-  check_dtype_supported(kOp, dtype, *target.info);
-  check_kernel_extent(kOp, "m", call.m);
-  check_kernel_extent(kOp, "n", call.n);
+  check_dtype_supported(kGemvOp, dtype, *target.info);
+  check_kernel_extent(kGemvOp, "m", call.m);
+  check_kernel_extent(kGemvOp, "n", call.n);
   const bool row_major = call.layout == Layout::RowMajor;
   const std::uint64_t lines = row_major ? call.m : call.n, line = row_major ? call.n : call.m;
   if (call.lda < line)
-    throw Error(kOp, "lda", CL_INVALID_VALUE,
+    throw Error(kGemvOp, "lda", CL_INVALID_VALUE,
                 std::to_string(call.lda) + " is less than the " + (row_major ? "columns" : "rows") + " (" +
                     std::to_string(line) + ") of the " + (row_major ? "row-major " : "column-major ") +
                     std::to_string(call.m) + " x " + std::to_string(call.n) + " matrix a");
-  check_kernel_extent(kOp, "lda", call.lda);
-  const std::uint64_t a_span = checked_add(kOp, "a", checked_multiply(kOp, "a", lines - 1, call.lda), line);
-  check_kernel_extent(kOp, "a", a_span);
+  check_kernel_extent(kGemvOp, "lda", call.lda);
+  const std::uint64_t a_span = checked_add(kGemvOp, "a", checked_multiply(kGemvOp, "a", lines - 1, call.lda), line);
+  check_kernel_extent(kGemvOp, "a", a_span);
   const std::uint64_t x_span = vector_span("x", call.x_length(), call.incx);
   const std::uint64_t y_span = vector_span("y", call.y_length(), call.incy);
-  check_buffer(kOp, "a", *call.a, target.context, call.a_offset, a_span, dtype.size);
-  check_buffer(kOp, "x", *call.x, target.context, call.x_offset, x_span, dtype.size);
-  check_buffer(kOp, "y", *call.y, target.context, call.y_offset, y_span, dtype.size);
-  check_no_overlap(kOp, "a", *call.a, call.a_offset, a_span, "y", *call.y, call.y_offset, y_span, dtype.size);
-  check_no_overlap(kOp, "x", *call.x, call.x_offset, x_span, "y", *call.y, call.y_offset, y_span, dtype.size);
+  check_buffer(kGemvOp, "a", *call.a, target.context, call.a_offset, a_span, dtype.size);
+  check_buffer(kGemvOp, "x", *call.x, target.context, call.x_offset, x_span, dtype.size);
+  check_buffer(kGemvOp, "y", *call.y, target.context, call.y_offset, y_span, dtype.size);
+  check_no_overlap(kGemvOp, "a", *call.a, call.a_offset, a_span, "y", *call.y, call.y_offset, y_span, dtype.size);
+  check_no_overlap(kGemvOp, "x", *call.x, call.x_offset, x_span, "y", *call.y, call.y_offset, y_span, dtype.size);
 }
 
 // The kernels' view of a validated call. A negative increment starts at the far end of the vector's span.
@@ -263,14 +263,14 @@ GemvProblem problem_of(const Call& call) {
 template <typename T>
 cl::Event run_gemv(const Config* config, cl::CommandQueue& queue, const Call& call, ComputeType<T> alpha,
                    ComputeType<T> beta, const std::vector<cl::Event>* wait) {
-  check_enum(kOp, "layout", call.layout);
-  check_enum(kOp, "trans", call.trans);
+  check_enum(kGemvOp, "layout", call.layout);
+  check_enum(kGemvOp, "trans", call.trans);
   check_increment("incx", call.incx);
   check_increment("incy", call.incy);
   if (call.m == 0 || call.n == 0) return cl::Event();
-  const auto target = queue_target(kOp, queue);
+  const auto target = queue_target(kGemvOp, queue);
   validate<T>(target, call);
-  check_wait_list(kOp, wait, target.context);
+  check_wait_list(kGemvOp, wait, target.context);
   return enqueue_gemv<T>(target, queue, problem_of(call), alpha, beta, wait, config);
 }
 
@@ -298,7 +298,7 @@ cl::Event enqueue_gemv_with_program(const QueueTarget& target, cl::CommandQueue&
                                     std::vector<cl::Event>* events) {
   check_problem(p);
   if (alpha == 0 || p.depth() == 0) {
-    LaunchSequence chain(kOp, queue, wait, events);
+    LaunchSequence chain(kGemvOp, queue, wait, events);
     enqueue_scale<T>(target, chain, program, p, beta);
     return chain.last();
   }
@@ -307,8 +307,9 @@ cl::Event enqueue_gemv_with_program(const QueueTarget& target, cl::CommandQueue&
   if (plan.workspace > 0)
     lease = std::make_unique<WorkspaceLease>(
         // Elements of the partials' type (the gathered 16-bit vectors of half take less than theirs).
-        acquire_workspace(kOp, target.context, target.device, "gemv", plan.workspace * sizeof(ComputeType<T>), wait));
-  LaunchSequence chain(kOp, queue, lease ? lease->wait_list() : wait, events);
+        acquire_workspace(kGemvOp, target.context, target.device, "gemv", plan.workspace * sizeof(ComputeType<T>),
+                          wait));
+  LaunchSequence chain(kGemvOp, queue, lease ? lease->wait_list() : wait, events);
   enqueue_product<T>(target, chain, program, p, plan, alpha, beta, lease ? &lease->buffer() : nullptr);
   if (lease) lease->release_after(chain.last());
   return chain.last();

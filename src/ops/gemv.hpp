@@ -18,6 +18,9 @@
 
 namespace tilecl::detail {
 
+// The op name in errors and tuning keys.
+constexpr const char* kGemvOp = "gemv";
+
 // The most vectors one launch takes (accumulators are kept per vector).
 constexpr std::uint64_t kMaxGemvVectors = 8;
 

@@ -15,12 +15,10 @@
 namespace tilecl::detail {
 namespace {
 
-constexpr const char* kOp = "gemv";
-
 // "MxN[:N|T][:row|col][:vV]" as a bucket: A is m x n in BLAS terms, V vectors (default 1).
 std::string bucket_of_shape(const std::string& text) {
   const auto colon = text.find(':');
-  const auto sizes = parse_dimensions(kOp, text.substr(0, colon), 2);
+  const auto sizes = parse_dimensions(kGemvOp, text.substr(0, colon), 2);
   bool transposed = false, row_major = true;
   std::uint64_t vectors = 1;
   std::size_t at = colon;
@@ -33,14 +31,14 @@ std::string bucket_of_shape(const std::string& text) {
     } else if (word == "row" || word == "col") {
       row_major = word == "row";
     } else if (word.size() > 1 && word[0] == 'v') {
-      vectors = parse_size(kOp, word.substr(1));
+      vectors = parse_size(kGemvOp, word.substr(1));
     } else {
-      throw Error(kOp, "shape", CL_INVALID_VALUE,
+      throw Error(kGemvOp, "shape", CL_INVALID_VALUE,
                   "'" + text + "': expected MxN[:N|T][:row|col][:vV], e.g. 4096x4096:T");
     }
   }
   if (sizes[0] == 0 || sizes[1] == 0 || vectors == 0 || vectors > kMaxGemvVectors)
-    throw Error(kOp, "shape", CL_INVALID_VALUE, "'" + text + "': sizes must be >= 1 and vectors 1..8");
+    throw Error(kGemvOp, "shape", CL_INVALID_VALUE, "'" + text + "': sizes must be >= 1 and vectors 1..8");
   GemvProblem p;
   p.form = row_major != transposed ? GemvForm::Dots : GemvForm::Columns;
   p.rows = row_major ? sizes[0] : sizes[1];
@@ -73,7 +71,7 @@ class GemvSubject : public TuningSubject {
  public:
   explicit GemvSubject(std::string bucket) : bucket_(std::move(bucket)), shape_(gemv_bucket_problem(bucket_)) {}
 
-  TuningKey key() const override { return {kOp, dtype_of<T>().name, bucket_}; }
+  TuningKey key() const override { return {kGemvOp, dtype_of<T>().name, bucket_}; }
   std::string family() const override { return "gemv"; }
   std::string timing_shape() const override { return shape_of(shape_); }
   SearchSpace search_space(const DeviceInfo& device) const override {
@@ -105,7 +103,7 @@ class GemvSubject : public TuningSubject {
     p.x = &timing_x_, p.ldx = p.depth();
     p.y = &timing_y_, p.ldy = p.length();
     std::vector<cl::Event> events;
-    enqueue_gemv<T>(queue_target(kOp, queue), queue, p, 1, 0.5, nullptr, &config, &events);
+    enqueue_gemv<T>(queue_target(kGemvOp, queue), queue, p, 1, 0.5, nullptr, &config, &events);
     return events;
   }
 
@@ -181,7 +179,7 @@ std::string GemvSubject<T>::verify(cl::CommandQueue& queue, const Config& config
       if (beta_zero && inside_[i]) start[i] = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
     queue.enqueueWriteBuffer(verify_y_, CL_TRUE, 0, start.size() * sizeof(T), start.data());
     const ComputeType<T> alpha = kAlpha, beta = beta_zero ? 0.0 : kBeta;
-    enqueue_gemv<T>(queue_target(kOp, queue), queue, verify_, alpha, beta, nullptr, &config).wait();
+    enqueue_gemv<T>(queue_target(kGemvOp, queue), queue, verify_, alpha, beta, nullptr, &config).wait();
     const auto got = download<T>(queue, verify_y_, start.size());
     const std::string miss = compare_within_bounds(got, expected_[pass], bounds_[pass], "y");
     if (!miss.empty()) return miss + (beta_zero ? " (beta = 0 over NaN)" : "");
@@ -195,7 +193,7 @@ std::unique_ptr<TuningSubject> make_gemv_subject(const std::string& dtype, const
   if (dtype == "float") return std::make_unique<GemvSubject<float>>(bucket);
   if (dtype == "double") return std::make_unique<GemvSubject<double>>(bucket);
   if (dtype == "half") return std::make_unique<GemvSubject<half>>(bucket);
-  throw Error(kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double or half");
+  throw Error(kGemvOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double or half");
 }
 
 std::vector<TunableOp> gemv_tunable_ops() {
@@ -207,7 +205,7 @@ std::vector<TunableOp> gemv_tunable_ops() {
   }
   std::string list;
   for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
-  op.description = {kOp,
+  op.description = {kGemvOp,
                     "gemv",
                     {"float", "double", "half"},
                     "MxN[:N|T][:row|col][:vV] (A is m x n as in BLAS; transpose; layout; V vectors at once, 1..8, as "

@@ -18,8 +18,6 @@
 namespace tilecl::detail {
 namespace {
 
-constexpr const char* kOp = "gemv";
-
 const std::vector<GemvBucketShape>& bucket_table() {
   static const std::vector<GemvBucketShape> table{
       {"dots,<2^20", GemvForm::Dots, 512, 1024, 1},         {"dots,<2^24", GemvForm::Dots, 2048, 4096, 1},
@@ -156,7 +154,7 @@ std::string gemv_bucket(const GemvProblem& problem) {
 const GemvBucketShape& gemv_bucket_problem(const std::string& bucket) {
   for (const auto& entry : bucket_table())
     if (bucket == entry.name) return entry;
-  throw Error(kOp, "bucket", CL_INVALID_VALUE, "no shape bucket named '" + bucket + "'");
+  throw Error(kGemvOp, "bucket", CL_INVALID_VALUE, "no shape bucket named '" + bucket + "'");
 }
 
 std::vector<std::string> gemv_buckets() {

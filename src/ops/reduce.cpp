@@ -31,7 +31,7 @@ namespace tilecl {
 namespace detail {
 namespace {
 
-constexpr const char* kFamily = "reduce";
+constexpr const char* kReduceFamily = "reduce";
 // Later passes reduce up to this many partials per work-item; the last pass handles at most WG * 16.
 constexpr std::uint64_t kPartialsPerItem = 16;
 // Work-group size of reduce_partials in programs whose pass 1 is reduce_chunked (WG_PARTIALS).
@@ -238,8 +238,8 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
                               const Destination& destination, const std::vector<cl::Event>* wait) {
   const DTypeInfo& dtype = dtype_of<T>();
   const Plan plan = make_plan(config, dtype, op, *target.info, n);
-  auto program =
-      ProgramCache::instance().get(target.context, target.device, kFamily, build_options_for(dtype, op, config), name);
+  auto program = ProgramCache::instance().get(target.context, target.device, kReduceFamily,
+                                              build_options_for(dtype, op, config), name);
   const std::string first_kernel = "reduce_" + config.variant;
   check_work_group_fits(name, *program, first_kernel, plan.passes.front().local);
   check_work_group_fits(name, *program, "reduce_partials", plan.passes.back().local);
@@ -289,7 +289,7 @@ class ReduceSubject : public TuningSubject {
   ReduceSubject(ReduceOp op, std::uint64_t n) : op_(op), bucket_(length_bucket(n)) {}
 
   TuningKey key() const override { return {reduce_tuning_name(op_), dtype_of<T>().name, bucket_.name}; }
-  std::string family() const override { return kFamily; }
+  std::string family() const override { return kReduceFamily; }
   std::string timing_shape() const override { return "n=" + std::to_string(bucket_.timing_n); }
   SearchSpace search_space(const DeviceInfo& device) const override {
     return reduce_search_space(dtype_of<T>(), op_, device);
@@ -560,7 +560,7 @@ std::vector<TunableOp> reduce_tunable_ops() {
   for (ReduceOp op : kAllOps) {
     TunableOp entry;
     entry.description = {reduce_tuning_name(op),
-                         kFamily,
+                         kReduceFamily,
                          {"float", "double", "int32", "half"},
                          "N (elements), e.g. 16777216 or 2^24",
                          {"2^13", "2^17", "2^21", "2^24"}};

@@ -18,8 +18,8 @@ namespace tilecl {
 namespace detail {
 namespace {
 
-constexpr const char* kFamily = "transpose";
-constexpr const char* kOp = "transpose";
+constexpr const char* kTransposeFamily = "transpose";
+constexpr const char* kTransposeOp = "transpose";
 // Work-groups along y per launch: drivers built on CUDA limit the grid's y extent to 65535 groups, so taller
 // matrices are transposed in bands of rows (each band's offsets keep every alignment of the whole).
 constexpr std::uint64_t kMaxGroupsY = 32768;
@@ -224,22 +224,25 @@ LaunchPlan plan_for(const DTypeInfo& dtype, const Config& config) {
 // ---- the op -----------------------------------------------------------------------------------------------
 
 void validate(const QueueTarget& target, const DTypeInfo& dtype, const Matrix& m) {
-  check_kernel_extent(kOp, "rows", m.rows);
-  check_kernel_extent(kOp, "cols", m.cols);
+  check_kernel_extent(kTransposeOp, "rows", m.rows);
+  check_kernel_extent(kTransposeOp, "cols", m.cols);
   if (m.ld_in < m.cols)
-    throw Error(kOp, "ld_in", CL_INVALID_VALUE,
+    throw Error(kTransposeOp, "ld_in", CL_INVALID_VALUE,
                 "ld_in (" + std::to_string(m.ld_in) + ") is less than cols (" + std::to_string(m.cols) + ")");
   if (m.ld_out < m.rows)
-    throw Error(kOp, "ld_out", CL_INVALID_VALUE,
+    throw Error(kTransposeOp, "ld_out", CL_INVALID_VALUE,
                 "ld_out (" + std::to_string(m.ld_out) + ") is less than rows (" + std::to_string(m.rows) + ")");
-  check_kernel_extent(kOp, "ld_in", m.ld_in);
-  check_kernel_extent(kOp, "ld_out", m.ld_out);
+  check_kernel_extent(kTransposeOp, "ld_in", m.ld_in);
+  check_kernel_extent(kTransposeOp, "ld_out", m.ld_out);
   // Exact extents: the last row ends at its last element, not at the leading dimension.
-  const std::uint64_t in_extent = checked_add(kOp, "in", checked_multiply(kOp, "in", m.rows - 1, m.ld_in), m.cols);
-  const std::uint64_t out_extent = checked_add(kOp, "out", checked_multiply(kOp, "out", m.cols - 1, m.ld_out), m.rows);
-  check_buffer(kOp, "in", *m.in, target.context, m.in_offset, in_extent, dtype.size);
-  check_buffer(kOp, "out", *m.out, target.context, m.out_offset, out_extent, dtype.size);
-  check_no_overlap(kOp, "in", *m.in, m.in_offset, in_extent, "out", *m.out, m.out_offset, out_extent, dtype.size);
+  const std::uint64_t in_extent =
+      checked_add(kTransposeOp, "in", checked_multiply(kTransposeOp, "in", m.rows - 1, m.ld_in), m.cols);
+  const std::uint64_t out_extent =
+      checked_add(kTransposeOp, "out", checked_multiply(kTransposeOp, "out", m.cols - 1, m.ld_out), m.rows);
+  check_buffer(kTransposeOp, "in", *m.in, target.context, m.in_offset, in_extent, dtype.size);
+  check_buffer(kTransposeOp, "out", *m.out, target.context, m.out_offset, out_extent, dtype.size);
+  check_no_overlap(kTransposeOp, "in", *m.in, m.in_offset, in_extent, "out", *m.out, m.out_offset, out_extent,
+                   dtype.size);
 }
 
 // Enqueues the bands of one transpose with `kernel` (one band unless the matrix is taller than kMaxGroupsY
@@ -251,10 +254,10 @@ cl::Event enqueue_bands(cl::CommandQueue& queue, cl::Kernel& kernel, const Launc
   for (std::uint64_t first_row = 0; first_row < m.rows; first_row += band) {
     const std::uint64_t rows = std::min(band, m.rows - first_row);
     const Geometry g = plan.geometry(rows, m.cols);
-    set_kernel_args(kOp, kernel, static_cast<cl_int>(rows), static_cast<cl_int>(m.cols), *m.in,
+    set_kernel_args(kTransposeOp, kernel, static_cast<cl_int>(rows), static_cast<cl_int>(m.cols), *m.in,
                     static_cast<cl_ulong>(m.in_offset + first_row * m.ld_in), static_cast<cl_int>(m.ld_in), *m.out,
                     static_cast<cl_ulong>(m.out_offset + first_row), static_cast<cl_int>(m.ld_out));
-    events.push_back(enqueue_kernel(kOp, queue, kernel, cl::NDRange(g.global_x, g.global_y),
+    events.push_back(enqueue_kernel(kTransposeOp, queue, kernel, cl::NDRange(g.global_x, g.global_y),
                                     g.local_x > 0 ? cl::NDRange(g.local_x, g.local_y) : cl::NullRange, wait));
   }
   if (events.size() == 1) return events.front();
@@ -262,7 +265,7 @@ cl::Event enqueue_bands(cl::CommandQueue& queue, cl::Kernel& kernel, const Launc
   try {
     queue.enqueueMarkerWithWaitList(&events, &done);
   } catch (const cl::Error& error) {
-    throw Error(kOp, "queue", error.err(), "enqueueing the marker that joins the bands failed");
+    throw Error(kTransposeOp, "queue", error.err(), "enqueueing the marker that joins the bands failed");
   }
   return done;
 }
@@ -278,7 +281,7 @@ cl::Event enqueue_copy(cl::CommandQueue& queue, const DTypeInfo& dtype, const Ma
     queue.enqueueCopyBuffer(*m.in, *m.out, m.in_offset * dtype.size, m.out_offset * dtype.size,
                             m.rows * m.cols * dtype.size, wait, &event);
   } catch (const cl::Error& error) {
-    throw Error(kOp, "copy", error.err(), "enqueueing the copy of a single row or column failed");
+    throw Error(kTransposeOp, "copy", error.err(), "enqueueing the copy of a single row or column failed");
   }
   return event;
 }
@@ -318,14 +321,14 @@ class TransposeSubject;
 template <typename T>
 struct TransposeOp {
   using Call = Matrix;
-  const char* name() const { return kOp; }
+  const char* name() const { return kTransposeOp; }
   bool is_empty(const Call& m) const { return m.rows == 0 || m.cols == 0; }
   void validate(const QueueTarget& target, const Call& m) const { detail::validate(target, dtype_of<T>(), m); }
   const SearchSpace& space(const DeviceInfo& /*device*/, const Call& /*m*/) const {
     return variants_for(sizeof(T)).space;
   }
   ShapeKey shape_key(const Call& m) const {
-    return {kOp, dtype_of<T>().name, bucket_of(m.rows, m.cols, sector_aligned<T>(m.ld_out)).code, 0};
+    return {kTransposeOp, dtype_of<T>().name, bucket_of(m.rows, m.cols, sector_aligned<T>(m.ld_out)).code, 0};
   }
   std::unique_ptr<TuningSubject> subject(const Call& m) const {
     return std::make_unique<TransposeSubject<T>>(m.rows, m.cols, m.ld_out);
@@ -334,9 +337,9 @@ struct TransposeOp {
                     const std::vector<cl::Event>* wait) const {
     if (!resolved.is_explicit && is_contiguous_copy(m)) return enqueue_copy(queue, dtype_of<T>(), m, wait);
     const auto& plan = resolved.plan_as<LaunchPlan>([](const Config& c) { return plan_for(dtype_of<T>(), c); });
-    cl::Kernel& kernel = resolved.main_kernel(target, kFamily, plan.options, plan.kernel, kOp);
+    cl::Kernel& kernel = resolved.main_kernel(target, kTransposeFamily, plan.options, plan.kernel, kTransposeOp);
     const Geometry whole = plan.geometry(m.rows, m.cols);
-    check_work_group_fits(kOp, *resolved.program, plan.kernel, whole.local_x * whole.local_y);
+    check_work_group_fits(kTransposeOp, *resolved.program, plan.kernel, whole.local_x * whole.local_y);
     return enqueue_bands(queue, kernel, plan, m, wait);
   }
 };
@@ -368,8 +371,8 @@ class TransposeSubject : public TuningSubject {
     ld_out_ = bucket_.out_aligned ? (rows_ + sector - 1) / sector * sector : rows_ + (sector_aligned<T>(rows_) ? 1 : 0);
   }
 
-  TuningKey key() const override { return {kOp, dtype_of<T>().name, bucket_.name}; }
-  std::string family() const override { return kFamily; }
+  TuningKey key() const override { return {kTransposeOp, dtype_of<T>().name, bucket_.name}; }
+  std::string family() const override { return kTransposeFamily; }
   std::string timing_shape() const override {
     return std::to_string(rows_) + "x" + std::to_string(cols_) +
            (ld_out_ != rows_ ? ",ld_out " + std::to_string(ld_out_) : "");
@@ -473,7 +476,8 @@ std::unique_ptr<TuningSubject> make_subject(const std::string& dtype, std::uint6
   if (dtype == "uint8") return std::make_unique<TransposeSubject<std::uint8_t>>(rows, cols, rows);
   if (dtype == "half") return std::make_unique<TransposeSubject<half>>(rows, cols, rows);
   if (dtype == "bfloat16") return std::make_unique<TransposeSubject<bfloat16>>(rows, cols, rows);
-  throw Error(kOp, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double, int32, uint8, half or bfloat16");
+  throw Error(kTransposeOp, "dtype", CL_INVALID_VALUE,
+              "'" + dtype + "' is not float, double, int32, uint8, half or bfloat16");
 }
 
 }  // namespace
@@ -484,7 +488,7 @@ SearchSpace transpose_search_space(const DTypeInfo& dtype, const DeviceInfo& /*d
 
 FamilyMacros transpose_macros() {
   const Variants& v = variants_for(4);
-  return {kFamily,
+  return {kTransposeFamily,
           {macros_of(v.naive), macros_of(v.block), macros_of(v.tiled), macros_of(v.padded), macros_of(v.shifted),
            macros_of(variants_for(1).bytes)},
           {"DTYPE", "PAD"}};
@@ -546,14 +550,15 @@ cl::Event transpose_with(const Config& config, cl::CommandQueue& queue, std::siz
 
 std::vector<TunableOp> transpose_tunable_ops() {
   TunableOp op;
-  op.description = {kOp,
-                    kFamily,
+  op.description = {kTransposeOp,
+                    kTransposeFamily,
                     {"float", "double", "int32", "uint8", "half", "bfloat16"},
                     "ROWSxCOLS (in is rows x cols, packed), e.g. 4096x4096",
                     {"128x256", "16x32768", "1021x1021", "1024x1024", "4093x4093", "4096x4096"}};
   op.make_subject = [](const std::string& dtype, const std::string& shape) {
-    const auto sizes = parse_dimensions(kOp, shape, 2);
-    if (sizes[0] == 0 || sizes[1] == 0) throw Error(kOp, "shape", CL_INVALID_VALUE, "'" + shape + "' is empty");
+    const auto sizes = parse_dimensions(kTransposeOp, shape, 2);
+    if (sizes[0] == 0 || sizes[1] == 0)
+      throw Error(kTransposeOp, "shape", CL_INVALID_VALUE, "'" + shape + "' is empty");
     return make_subject(dtype, sizes[0], sizes[1]);
   };
   return {op};

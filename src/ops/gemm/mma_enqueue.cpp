@@ -9,14 +9,14 @@
 namespace tilecl::detail::gemm::mma {
 namespace {
 
-constexpr const char* kFamily = "gemm_mma";
+constexpr const char* kMmaFamily = "gemm_mma";
 
 // The program and main kernel of the plan (kept with the memo entry). A PTX build the device's compiler refuses is
 // recorded, so that no later choice on this device builds the PTX again.
 cl::Kernel& main_kernel(const QueueTarget& target, Resolved& resolved, const FormatInfo& format, const Plan& plan) {
   if (resolved.program) return resolved.kernel->kernel();
   try {
-    return resolved.main_kernel(target, kFamily, main_options(format, resolved.config, plan), plan.kernel, kOp);
+    return resolved.main_kernel(target, kMmaFamily, main_options(format, resolved.config, plan), plan.kernel, kOp);
   } catch (const BuildError& error) {
     if (plan.variant == "mma" && plan.use_ptx) record_ptx_failure(*target.info, error.what());
     throw;
@@ -57,7 +57,7 @@ cl::Event enqueue_mma(const QueueTarget& target, cl::CommandQueue& queue, Resolv
   std::unique_ptr<WorkspaceLease> lease;
   if (plan.workspace > 0)
     lease = std::make_unique<WorkspaceLease>(
-        acquire_workspace(kOp, target.context, target.device, kFamily, plan.workspace * format.element_size, wait));
+        acquire_workspace(kOp, target.context, target.device, kMmaFamily, plan.workspace * format.element_size, wait));
   cl::Buffer scratch = lease ? lease->buffer() : cl::Buffer();
   LaunchChain chain(queue, lease ? lease->wait_list() : wait, events);
   Operand a = problem.a, b = problem.b;
