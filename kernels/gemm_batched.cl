@@ -42,10 +42,13 @@
  *                 launch-only; group z handles matrices z, z + G, ...
  *
  * Macros (every one has a default)
- *   DTYPE        compute and accumulation type: float or double.                                  default float
+ *   DTYPE        compute and accumulation type: float or double (float with HALF_STORAGE).      default float
  *   STORAGE      element type in memory; every access goes through BT_LOAD / BT_VLOADU / BT_STORE /
- *                BT_VSTOREU, so a narrower storage type (half through vload_half) changes those macros
- *                only. Today it must be DTYPE.                                                   default DTYPE
+ *                BT_VSTOREU. DTYPE, or ushort with HALF_STORAGE = 1.                             default DTYPE
+ *   HALF_STORAGE 0: A, B and C hold DTYPE. 1: they hold IEEE binary16 bits (STORAGE ushort, DTYPE float), read
+ *                with vload_half / vload_halfn and written with vstore_half_rte / vstore_halfn_rte (OpenCL C
+ *                1.2 core, no cl_khr_fp16): local tiles, products, sums, alpha and beta (the per-matrix scalars
+ *                too) in float, each C element rounded once to half.                                default 0
  *   TRANS_A, TRANS_B  0/1: operand stored transposed (above).                                      default 0
  *   USE_OFFSETS  0/1: strided batch, or per-matrix offsets and scalars (above).                    default 0
  *   TILE_M, TILE_N   gemm_batched_tiled: the C tile of one matrix; multiples of WPT_M resp. WPT_N.  default 32
@@ -72,6 +75,9 @@
 #endif
 #ifndef STORAGE
 #define STORAGE DTYPE
+#endif
+#ifndef HALF_STORAGE
+#define HALF_STORAGE 0
 #endif
 #ifndef TRANS_A
 #define TRANS_A 0
@@ -122,16 +128,27 @@
 #define BT_AT_LEAST_1(x) ((x) > 0 ? (x) : 1)
 
 /* Memory access: a scalar, VEC elements at any alignment, stores. */
+#if HALF_STORAGE
+#define BT_LOAD(pointer) vload_half(0, (const __global half*)(pointer))
+#define BT_STORE(value, pointer) vstore_half_rte(value, 0, (__global half*)(pointer))
+#else
 #define BT_LOAD(pointer) ((DTYPE) * (pointer))
 #define BT_STORE(value, pointer) (*(pointer) = (STORAGE)(value))
+#endif
 #if VEC == 1
 #define VTYPE DTYPE
 #define BT_VLOADU(pointer) BT_LOAD(pointer)
 #define BT_VSTOREU(value, pointer) BT_STORE(value, pointer)
 #else
 #define VTYPE TILECL_CAT(DTYPE, VEC)
+#if HALF_STORAGE
+#define BT_VLOADU(pointer) TILECL_CAT(vload_half, VEC)(0, (const __global half*)(pointer))
+#define BT_VSTOREU(value, pointer) \
+  TILECL_CAT(TILECL_CAT(vstore_half, VEC), _rte)(value, 0, (__global half*)(pointer))
+#else
 #define BT_VLOADU(pointer) TILECL_CAT(vload, VEC)(0, pointer)
 #define BT_VSTOREU(value, pointer) TILECL_CAT(vstore, VEC)(value, 0, pointer)
+#endif
 #endif
 
 /* Vectors assembled or taken apart element by element (edges, gathers). */

@@ -2,12 +2,13 @@
 // compile error that says which types it takes (not an undefined symbol at link time). The ops' declarations
 // use these aliases as their return types; each is cl::Event (or the value or index returned) for an allowed
 // T and a failed static_assert for any other:
-//   FloatingEvent<T>    gemm_strided_batched, gemm_batched   float, double
+//   BatchedEvent<T>     gemm_strided_batched, gemm_batched   float, double
+//                       (T alpha, beta)
 //   ElementwiseEvent<T> vector_add                           float, double, tilecl::half
 //   AxpyEvent<T>        axpy (T alpha)                       float, double
 //   GemvEvent<T>        gemv (T alpha, beta)                 float, double
-//   HalfEvent<T>        axpy, gemv (float alpha, beta)       tilecl::half (no static_assert, as Gemm16Event: the
-//                                                            other overload reports a wrong T)
+//   HalfEvent<T>        axpy, gemv, gemm_strided_batched,    tilecl::half (no static_assert, as Gemm16Event: the
+//                       gemm_batched (float alpha, beta)     other overload reports a wrong T)
 //   GemmEvent<T>        gemm (T alpha, beta)                 float, double
 //   Gemm16Event<T>      gemm (float alpha, beta)             tilecl::half, tilecl::bfloat16 (no static_assert: the
 //                                                            other overload's GemmEvent reports a wrong T)
@@ -33,8 +34,10 @@ template <typename T, typename... Allowed>
 inline constexpr bool is_one_of = (std::is_same_v<T, Allowed> || ...);
 
 template <typename T>
-struct FloatingType {
-  static_assert(is_one_of<T, float, double>, "tilecl: this op takes T = float or double");
+struct BatchedType {
+  static_assert(is_one_of<T, float, double, half>,
+                "tilecl: gemm_strided_batched and gemm_batched take T = float or double (T alpha, beta), or "
+                "tilecl::half (float alpha, beta)");
   using Event = cl::Event;
 };
 
@@ -109,7 +112,7 @@ struct Gemm16Type<T, true> {
 };
 
 template <typename T>
-using FloatingEvent = typename FloatingType<T>::Event;
+using BatchedEvent = typename WideScalarType<T, BatchedType<T>>::Event;
 template <typename T>
 using ElementwiseEvent = typename ElementwiseType<T>::Event;
 template <typename T>

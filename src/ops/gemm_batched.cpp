@@ -33,7 +33,7 @@ struct KernelBatch {
   const cl::Buffer *a, *b;
   cl::Buffer* c;
   std::uint64_t lda, ldb, ldc, a_offset, b_offset, c_offset, stride_a, stride_b, stride_c;
-  T alpha, beta;
+  ComputeType<T> alpha, beta;
   const std::vector<std::size_t>*a_offsets, *b_offsets, *c_offsets;
 };
 
@@ -58,7 +58,7 @@ void CL_CALLBACK free_upload(cl_event /*event*/, cl_int /*status*/, void* data) 
 template <typename T>
 std::vector<unsigned char> per_matrix_table(const KernelBatch<T>& p, const BatchedCall<T>& call) {
   std::vector<cl_ulong> offsets(3 * p.batch);
-  std::vector<T> scalars(2 * p.batch);
+  std::vector<ComputeType<T>> scalars(2 * p.batch);
   for (std::uint64_t i = 0; i < p.batch; ++i) {
     offsets[3 * i] = (*p.a_offsets)[i];
     offsets[3 * i + 1] = (*p.b_offsets)[i];
@@ -66,9 +66,10 @@ std::vector<unsigned char> per_matrix_table(const KernelBatch<T>& p, const Batch
     scalars[2 * i] = (*call.alphas)[i];
     scalars[2 * i + 1] = (*call.betas)[i];
   }
-  std::vector<unsigned char> bytes(offsets.size() * sizeof(cl_ulong) + scalars.size() * sizeof(T));
+  const std::size_t scalar_bytes = scalars.size() * sizeof(ComputeType<T>);
+  std::vector<unsigned char> bytes(offsets.size() * sizeof(cl_ulong) + scalar_bytes);
   std::copy_n(reinterpret_cast<const unsigned char*>(offsets.data()), offsets.size() * sizeof(cl_ulong), bytes.begin());
-  std::copy_n(reinterpret_cast<const unsigned char*>(scalars.data()), scalars.size() * sizeof(T),
+  std::copy_n(reinterpret_cast<const unsigned char*>(scalars.data()), scalar_bytes,
               bytes.begin() + static_cast<std::ptrdiff_t>(offsets.size() * sizeof(cl_ulong)));
   return bytes;
 }
@@ -198,18 +199,18 @@ template cl::Event run_gemm_batched<float>(const Config*, cl::CommandQueue&, con
                                            const std::vector<cl::Event>*, std::vector<cl::Event>*);
 template cl::Event run_gemm_batched<double>(const Config*, cl::CommandQueue&, const BatchedCall<double>&,
                                             const std::vector<cl::Event>*, std::vector<cl::Event>*);
+template cl::Event run_gemm_batched<half>(const Config*, cl::CommandQueue&, const BatchedCall<half>&,
+                                          const std::vector<cl::Event>*, std::vector<cl::Event>*);
 
-}  // namespace detail
-
+// The public entry points' bodies: a strided call, and one with per-matrix offsets and scalars.
 template <typename T>
-detail::FloatingEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a,
-                                              Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
-                                              const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-                                              std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
-                                              std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
-                                              std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
-                                              std::size_t batch_count, const std::vector<cl::Event>* wait) {
-  detail::BatchedCall<T> call;
+cl::Event strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
+                          std::size_t n, std::size_t k, ComputeType<T> alpha, const cl::Buffer& a, std::size_t a_offset,
+                          std::size_t lda, std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
+                          std::size_t ldb, std::size_t stride_b, ComputeType<T> beta, cl::Buffer& c,
+                          std::size_t c_offset, std::size_t ldc, std::size_t stride_c, std::size_t batch_count,
+                          const std::vector<cl::Event>* wait) {
+  BatchedCall<T> call;
   call.layout = layout, call.trans_a = trans_a, call.trans_b = trans_b;
   call.m = m, call.n = n, call.k = k, call.batch = batch_count;
   call.a = &a, call.b = &b, call.c = &c;
@@ -217,25 +218,75 @@ detail::FloatingEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout la
   call.a_offset = a_offset, call.b_offset = b_offset, call.c_offset = c_offset;
   call.stride_a = stride_a, call.stride_b = stride_b, call.stride_c = stride_c;
   call.alpha = alpha, call.beta = beta;
-  return detail::run_gemm_batched<T>(nullptr, queue, call, wait);
+  return run_gemm_batched<T>(nullptr, queue, call, wait);
 }
 
 template <typename T>
-detail::FloatingEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                                      std::size_t m, std::size_t n, std::size_t k, const std::vector<T>& alphas,
-                                      const cl::Buffer& a, const std::vector<std::size_t>& a_offsets, std::size_t lda,
-                                      const cl::Buffer& b, const std::vector<std::size_t>& b_offsets, std::size_t ldb,
-                                      const std::vector<T>& betas, cl::Buffer& c,
-                                      const std::vector<std::size_t>& c_offsets, std::size_t ldc,
-                                      const std::vector<cl::Event>* wait) {
-  detail::BatchedCall<T> call;
+cl::Event offsets_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b, std::size_t m,
+                          std::size_t n, std::size_t k, const std::vector<ComputeType<T>>& alphas, const cl::Buffer& a,
+                          const std::vector<std::size_t>& a_offsets, std::size_t lda, const cl::Buffer& b,
+                          const std::vector<std::size_t>& b_offsets, std::size_t ldb,
+                          const std::vector<ComputeType<T>>& betas, cl::Buffer& c,
+                          const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                          const std::vector<cl::Event>* wait) {
+  BatchedCall<T> call;
   call.layout = layout, call.trans_a = trans_a, call.trans_b = trans_b;
   call.m = m, call.n = n, call.k = k, call.batch = alphas.size();
   call.a = &a, call.b = &b, call.c = &c;
   call.lda = lda, call.ldb = ldb, call.ldc = ldc;
   call.a_offsets = &a_offsets, call.b_offsets = &b_offsets, call.c_offsets = &c_offsets;
   call.alphas = &alphas, call.betas = &betas;
-  return detail::run_gemm_batched<T>(nullptr, queue, call, wait);
+  return run_gemm_batched<T>(nullptr, queue, call, wait);
+}
+
+}  // namespace detail
+
+template <typename T>
+detail::BatchedEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a,
+                                              Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                                              const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
+                                              std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
+                                              std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
+                                              std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
+                                              std::size_t batch_count, const std::vector<cl::Event>* wait) {
+  return detail::strided_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, stride_a, b,
+                                    b_offset, ldb, stride_b, beta, c, c_offset, ldc, stride_c, batch_count, wait);
+}
+
+template <typename T>
+detail::HalfEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
+                                          std::size_t m, std::size_t n, std::size_t k, float alpha,
+                                          const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
+                                          std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
+                                          std::size_t ldb, std::size_t stride_b, float beta, cl::Buffer& c,
+                                          std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
+                                          std::size_t batch_count, const std::vector<cl::Event>* wait) {
+  return detail::strided_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, stride_a, b,
+                                    b_offset, ldb, stride_b, beta, c, c_offset, ldc, stride_c, batch_count, wait);
+}
+
+template <typename T>
+detail::BatchedEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
+                                      std::size_t m, std::size_t n, std::size_t k, const std::vector<T>& alphas,
+                                      const cl::Buffer& a, const std::vector<std::size_t>& a_offsets, std::size_t lda,
+                                      const cl::Buffer& b, const std::vector<std::size_t>& b_offsets, std::size_t ldb,
+                                      const std::vector<T>& betas, cl::Buffer& c,
+                                      const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                                      const std::vector<cl::Event>* wait) {
+  return detail::offsets_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alphas, a, a_offsets, lda, b, b_offsets,
+                                    ldb, betas, c, c_offsets, ldc, wait);
+}
+
+template <typename T>
+detail::HalfEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
+                                  std::size_t m, std::size_t n, std::size_t k, const std::vector<float>& alphas,
+                                  const cl::Buffer& a, const std::vector<std::size_t>& a_offsets, std::size_t lda,
+                                  const cl::Buffer& b, const std::vector<std::size_t>& b_offsets, std::size_t ldb,
+                                  const std::vector<float>& betas, cl::Buffer& c,
+                                  const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                                  const std::vector<cl::Event>* wait) {
+  return detail::offsets_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alphas, a, a_offsets, lda, b, b_offsets,
+                                    ldb, betas, c, c_offsets, ldc, wait);
 }
 
 #define TILECL_GEMM_BATCHED_INSTANTIATE(T)                                                                             \
@@ -251,5 +302,17 @@ detail::FloatingEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Tr
 TILECL_GEMM_BATCHED_INSTANTIATE(float)
 TILECL_GEMM_BATCHED_INSTANTIATE(double)
 #undef TILECL_GEMM_BATCHED_INSTANTIATE
+
+template cl::Event gemm_strided_batched<half>(cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t,
+                                              std::size_t, std::size_t, float, const cl::Buffer&, std::size_t,
+                                              std::size_t, std::size_t, const cl::Buffer&, std::size_t, std::size_t,
+                                              std::size_t, float, cl::Buffer&, std::size_t, std::size_t, std::size_t,
+                                              std::size_t, const std::vector<cl::Event>*);
+template cl::Event gemm_batched<half>(cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t, std::size_t,
+                                      std::size_t, const std::vector<float>&, const cl::Buffer&,
+                                      const std::vector<std::size_t>&, std::size_t, const cl::Buffer&,
+                                      const std::vector<std::size_t>&, std::size_t, const std::vector<float>&,
+                                      cl::Buffer&, const std::vector<std::size_t>&, std::size_t,
+                                      const std::vector<cl::Event>*);
 
 }  // namespace tilecl

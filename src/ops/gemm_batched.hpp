@@ -15,9 +15,12 @@
 namespace tilecl::detail {
 
 // One batched call in BLAS terms. Strided when the per-matrix vectors are null; otherwise matrix i is at
-// (*a_offsets)[i] etc. with scalars (*alphas)[i], (*betas)[i] (the strided fields are then unused).
+// (*a_offsets)[i] etc. with scalars (*alphas)[i], (*betas)[i] (the strided fields are then unused). T is the
+// stored element type; scalars are ComputeType<T> (float for tilecl::half).
 template <typename T>
 struct BatchedCall {
+  using Scalar = ComputeType<T>;
+
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
   std::uint64_t m = 0, n = 0, k = 0, batch = 0;
@@ -26,12 +29,12 @@ struct BatchedCall {
   cl::Buffer* c = nullptr;
   std::uint64_t lda = 1, ldb = 1, ldc = 1;
   std::uint64_t a_offset = 0, b_offset = 0, c_offset = 0, stride_a = 0, stride_b = 0, stride_c = 0;
-  T alpha = T(1), beta = T(0);
+  Scalar alpha = Scalar(1), beta = Scalar(0);
   const std::vector<std::size_t>* a_offsets = nullptr;
   const std::vector<std::size_t>* b_offsets = nullptr;
   const std::vector<std::size_t>* c_offsets = nullptr;
-  const std::vector<T>* alphas = nullptr;
-  const std::vector<T>* betas = nullptr;
+  const std::vector<Scalar>* alphas = nullptr;
+  const std::vector<Scalar>* betas = nullptr;
 
   bool per_matrix() const { return a_offsets != nullptr; }
 };

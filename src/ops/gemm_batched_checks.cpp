@@ -164,5 +164,6 @@ void validate_batched(const QueueTarget& target, const BatchedCall<T>& call) {
 
 template void validate_batched<float>(const QueueTarget&, const BatchedCall<float>&);
 template void validate_batched<double>(const QueueTarget&, const BatchedCall<double>&);
+template void validate_batched<half>(const QueueTarget&, const BatchedCall<half>&);
 
 }  // namespace tilecl::detail

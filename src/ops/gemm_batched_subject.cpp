@@ -37,7 +37,7 @@ template <typename T>
 struct Batch {
   std::uint64_t batch = 0, m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
   std::vector<std::size_t> a_offsets, b_offsets, c_offsets;
-  std::vector<T> alphas, betas;
+  std::vector<ComputeType<T>> alphas, betas;  // float for tilecl::half
   cl::Buffer a, b, c;
 
   BatchedCall<T> call(bool per_matrix) {
@@ -149,9 +149,10 @@ void GemmBatchedSubject<T>::fill(Batch<T>& batch, const cl::Context& context, st
   batch.a_offsets = regular_offsets(count, gap, span_a, gap);
   batch.b_offsets = regular_offsets(count, gap, span_b, gap);
   batch.c_offsets = regular_offsets(count, gap, span_c, gap);
+  using Scalar = ComputeType<T>;
   for (std::uint64_t i = 0; i < count; ++i) {
-    batch.alphas.push_back(values != nullptr ? T(0.75 - 0.5 * static_cast<double>(i)) : T(1));
-    batch.betas.push_back(values != nullptr ? T(-0.5 + 0.25 * static_cast<double>(i)) : T(0.5));
+    batch.alphas.push_back(values != nullptr ? Scalar(0.75 - 0.5 * static_cast<double>(i)) : Scalar(1));
+    batch.betas.push_back(values != nullptr ? Scalar(-0.5 + 0.25 * static_cast<double>(i)) : Scalar(0.5));
   }
   const std::uint64_t size_a = gap + count * (span_a + gap), size_b = gap + count * (span_b + gap);
   const std::uint64_t size_c = gap + count * (span_c + gap);
@@ -185,7 +186,7 @@ void GemmBatchedSubject<T>::prepare_expected() {
                       verify_values_.b.data() + v.b_offsets[i], v.ldb, beta, result.data() + v.c_offsets[i], v.ldc,
                       &magnitude);
       for (std::uint64_t at = 0; at < magnitude.size(); ++at)
-        bound[v.c_offsets[i] + at] = reference::gemm_tolerance<T>(v.k, magnitude[at]);
+        bound[v.c_offsets[i] + at] = reference::storage_tolerance<T>(v.k, magnitude[at], result[v.c_offsets[i] + at]);
     }
     expected_.emplace_back(result.begin(), result.end());
     bounds_.push_back(std::move(bound));
@@ -198,10 +199,10 @@ std::string GemmBatchedSubject<T>::verify(cl::CommandQueue& queue, const Config&
     const bool beta_zero = pass == 0;
     std::vector<T> start = verify_values_.c;
     for (std::size_t i = 0; i < start.size(); ++i)
-      if (beta_zero && inside_[i]) start[i] = std::numeric_limits<T>::quiet_NaN();
+      if (beta_zero && inside_[i]) start[i] = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
     queue.enqueueWriteBuffer(verify_.c, CL_TRUE, 0, start.size() * sizeof(T), start.data());
     Batch<T> batch = verify_;
-    if (beta_zero) batch.betas.assign(batch.betas.size(), T(0));
+    if (beta_zero) batch.betas.assign(batch.betas.size(), ComputeType<T>(0));
     run_gemm_batched<T>(&config, queue, batch.call(per_matrix_), nullptr).wait();
     const auto got = download<T>(queue, verify_.c, start.size());
     const std::string miss = compare_within_bounds(got, expected_[pass], bounds_[pass], "C");
@@ -222,7 +223,7 @@ TunableOp tunable_op(bool per_matrix) {
   }
   op.description = {op_name(per_matrix),
                     "gemm_batched",
-                    {"float", "double"},
+                    {"float", "double", "half"},
                     "BxMxNxK[:NN|NT|TN|TT][:row|col] (batch_count, then m, n, k as in BLAS), e.g. 4096x32x32x32; "
                     "tuned per shape bucket of max(m, n): " +
                         names,
@@ -239,7 +240,8 @@ std::unique_ptr<TuningSubject> make_gemm_batched_subject(const std::string& dtyp
                                                          bool per_matrix) {
   if (dtype == "float") return std::make_unique<GemmBatchedSubject<float>>(bucket, per_matrix);
   if (dtype == "double") return std::make_unique<GemmBatchedSubject<double>>(bucket, per_matrix);
-  throw Error(op_name(per_matrix), "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float or double");
+  if (dtype == "half") return std::make_unique<GemmBatchedSubject<half>>(bucket, per_matrix);
+  throw Error(op_name(per_matrix), "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not float, double or half");
 }
 
 std::vector<TunableOp> gemm_batched_tunable_ops() { return {tunable_op(false), tunable_op(true)}; }

@@ -20,6 +20,9 @@ const std::vector<BatchedBucketShape>& bucket_table() {
 }
 
 bool in_range(std::int64_t value, std::int64_t low, std::int64_t high) { return value >= low && value <= high; }
+
+// Bytes of the type the kernels compute in and keep in local memory: float for half storage.
+std::size_t compute_size(const DTypeInfo& dtype) { return is_half_storage(dtype) ? sizeof(float) : dtype.size; }
 bool valid_vector_width(std::int64_t vec) { return vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16; }
 
 // A work-group x * y * z fits the device (each side checked before the product, so absurd values cannot overflow).
@@ -169,7 +172,7 @@ std::vector<std::string> gemm_batched_buckets() {
 }
 
 Config gemm_batched_default_config(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
-  const SearchSpace space({tiled_space(dtype.size), cpu_space()});
+  const SearchSpace space({tiled_space(compute_size(dtype)), cpu_space()});
   const auto configs = preferred_configs(dtype, gemm_batched_bucket_shape(bucket), device);
   for (const auto& config : configs)
     if (space.validate(config, device).empty()) return config;
@@ -178,7 +181,7 @@ Config gemm_batched_default_config(const DTypeInfo& dtype, const std::string& bu
 
 SearchSpace gemm_batched_search_space(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
   const Config preferred = gemm_batched_default_config(dtype, bucket, device);
-  std::vector<VariantSpace> variants{tiled_space(dtype.size), cpu_space()};
+  std::vector<VariantSpace> variants{tiled_space(compute_size(dtype)), cpu_space()};
   std::stable_partition(variants.begin(), variants.end(),
                         [&](const VariantSpace& space) { return space.variant == preferred.variant; });
   for (auto& parameter : variants.front().parameters)
@@ -190,12 +193,14 @@ BuildOptions gemm_batched_build_options(const DTypeInfo& dtype, const Config& co
                                         bool per_matrix) {
   static const SearchSpace space({tiled_space(4), cpu_space()});
   BuildOptions options;
-  options.define("DTYPE", dtype.cl_type);
+  // Half storage computes in float (kernels/gemm_batched.cl, HALF_STORAGE): local tiles and scalars are floats.
+  options.define("DTYPE", is_half_storage(dtype) ? "float" : dtype.cl_type);
   options.define("STORAGE", dtype.cl_type);
+  if (is_half_storage(dtype)) options.define("HALF_STORAGE", std::int64_t{1});
   options.define("TRANS_A", trans_a ? 1 : 0);
   options.define("TRANS_B", trans_b ? 1 : 0);
   options.define("USE_OFFSETS", per_matrix ? 1 : 0);
-  options.define("LOCAL_VEC", static_cast<std::int64_t>(16 / dtype.size));
+  options.define("LOCAL_VEC", static_cast<std::int64_t>(16 / compute_size(dtype)));
   options.define("VARIANT", config.variant == "tiled" ? 1 : 2);  // only the configuration's kernel
   space.add_build_macros(config, options);
   return options;

@@ -53,19 +53,6 @@ std::string shape_of(const GemvBucketShape& b) {
          (b.vectors > 1 ? ":v" + std::to_string(b.vectors) : "");
 }
 
-// The accepted error of an output of T: gemm_tolerance's, in float for half storage (computed in float), plus one
-// spacing of half at the result (2^-10 relative, 2^-24 absolute): the reference and the device each round a value
-// within that float bound of the other to half once.
-template <typename T>
-double storage_tolerance(std::size_t depth, double magnitude, T result) {
-  if constexpr (std::is_same_v<T, half>) {
-    return reference::gemm_tolerance<float>(depth, magnitude) + std::ldexp(std::abs(static_cast<float>(result)), -10) +
-           std::ldexp(1.0, -24);
-  } else {
-    return reference::gemm_tolerance<T>(depth, magnitude);
-  }
-}
-
 template <typename T>
 class GemvSubject : public TuningSubject {
  public:
@@ -163,7 +150,7 @@ void GemvSubject<T>::prepare_verification(const cl::Context& context, std::mt199
       reference::gemv(reference::Layout::RowMajor, trans, p.rows, p.cols, kAlpha, r_values_.data() + p.r_offset, p.ldr,
                       x_values_.data() + p.x_offset + v * p.ldx, 1, beta, y, 2, &magnitude);
       for (std::uint64_t i = 0; i < p.length(); ++i)
-        bound[p.y_offset + v * p.ldy + i * 2] = storage_tolerance<T>(p.depth(), magnitude[i], y[i * 2]);
+        bound[p.y_offset + v * p.ldy + i * 2] = reference::storage_tolerance<T>(p.depth(), magnitude[i], y[i * 2]);
     }
     expected_.emplace_back(result.begin(), result.end());
     bounds_.push_back(std::move(bound));

@@ -11,7 +11,10 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 #include <vector>
+
+#include "tilecl/types.hpp"
 
 namespace tilecl::reference {
 
@@ -88,6 +91,19 @@ template <typename T>
 double gemm_tolerance(std::size_t k, double magnitude) {
   const double eps = std::numeric_limits<T>::epsilon();
   return double(k + 2) * eps * magnitude + 4 * std::numeric_limits<T>::min();
+}
+
+// The accepted error of an output stored as T: gemm_tolerance's, in float for tilecl::half storage (computed in
+// float), plus one spacing of half at the result (2^-10 relative, 2^-24 absolute): the reference and the device
+// each round a value within that float bound of the other to half once.
+template <typename T>
+double storage_tolerance(std::size_t k, double magnitude, T result) {
+  if constexpr (std::is_same_v<T, half>) {
+    return gemm_tolerance<float>(k, magnitude) + std::ldexp(std::abs(static_cast<float>(result)), -10) +
+           std::ldexp(1.0, -24);
+  } else {
+    return gemm_tolerance<T>(k, magnitude);
+  }
 }
 
 }  // namespace tilecl::reference

@@ -48,6 +48,15 @@ struct Problem {
 using test::ref_layout;
 using test::ref_trans;
 
+// The spacing of T at 1 (binary16's for tilecl::half, whose numeric_limits are not specialized).
+template <typename T>
+double epsilon_of() {
+  if constexpr (std::is_same_v<T, half>)
+    return std::ldexp(1.0, -10);
+  else
+    return std::numeric_limits<T>::epsilon();
+}
+
 // One operand of every matrix: stored extent, leading dimension, span and where each matrix starts.
 struct Operand {
   reference::Extent extent;
@@ -90,7 +99,8 @@ cl::Event run(const Config* config, const Problem& p, const Operand& a, const Op
   call.lda = a.ld, call.ldb = b.ld, call.ldc = c.ld;
   std::vector<std::size_t> c_offsets = c.offsets;
   for (auto& offset : c_offsets) offset += c_base;
-  std::vector<T> alpha_values(alphas.begin(), alphas.end()), beta_values(betas.begin(), betas.end());
+  using Scalar = detail::ComputeType<T>;  // float for tilecl::half
+  std::vector<Scalar> alpha_values(alphas.begin(), alphas.end()), beta_values(betas.begin(), betas.end());
   if (p.per_matrix) {
     call.a_offsets = &a.offsets, call.b_offsets = &b.offsets, call.c_offsets = &c_offsets;
     call.alphas = &alpha_values, call.betas = &beta_values;
@@ -126,7 +136,7 @@ void check_batched(const Config* config, const Problem& p) {
   Operand a_used = a;  // every matrix's A: all the first one when shared
   if (p.shared_a) a_used.offsets.assign(p.batch, a.offsets[0]);
   const std::vector<double> alphas = scalars(p, p.alpha, 1), betas = scalars(p, p.beta, 2);
-  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const T nan = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
   auto a_values = test::random_vector<T>(a.size() + 3, random), b_values = test::random_vector<T>(b.size() + 3, random);
   std::vector<T> c_values(c.size() + 4, T(kSentinel)), start;
   std::vector<bool> inside(c_values.size(), false);
@@ -154,14 +164,14 @@ void check_batched(const Config* config, const Problem& p) {
         const std::size_t at = c.offsets[i] + e;
         if (!inside[at]) continue;
         want[at] = betas[i] == 0.0 ? T(0) : T(betas[i] * static_cast<double>(c_values[at]));
-        bound[at] = std::abs(betas[i] * static_cast<double>(c_values[at])) * std::numeric_limits<T>::epsilon();
+        bound[at] = std::abs(betas[i] * static_cast<double>(c_values[at])) * epsilon_of<T>();
       }
       continue;
     }
     reference::gemm(layout, ta, tb, p.m, p.n, p.k, alphas[i], a_values.data() + a_used.offsets[i], a.ld,
                     b_values.data() + b.offsets[i], b.ld, betas[i], want.data() + c.offsets[i], c.ld, &magnitude);
     for (std::size_t e = 0; e < magnitude.size(); ++e)
-      bound[c.offsets[i] + e] = reference::gemm_tolerance<T>(p.k, magnitude[e]);
+      bound[c.offsets[i] + e] = reference::storage_tolerance<T>(p.k, magnitude[e], want[c.offsets[i] + e]);
   }
 
   cl::Buffer a_buffer = test::to_device(a_values), b_buffer = test::to_device(b_values);
@@ -174,11 +184,13 @@ void check_batched(const Config* config, const Problem& p) {
   c_buffer.check_guards("C");
   std::size_t bad = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
-    const double tolerance = bound[i] + 2 * std::numeric_limits<T>::epsilon() * std::abs(static_cast<double>(want[i]));
-    const bool ok = inside[i] ? std::abs(static_cast<double>(got[i]) - static_cast<double>(want[i])) <= tolerance
-                              : (got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])));
+    const double tolerance = bound[i] + 2 * epsilon_of<T>() * std::abs(static_cast<double>(want[i]));
+    const double got_value = static_cast<double>(got[i]), want_value = static_cast<double>(want[i]);
+    const bool ok = inside[i] ? std::abs(got_value - want_value) <= tolerance
+                              : (got_value == want_value || (std::isnan(got_value) && std::isnan(want_value)));
     if (!ok && bad++ < 5)
-      FAIL_CHECK("C element " << i << " is " << got[i] << ", expected " << want[i] << (inside[i] ? "" : " (outside)"));
+      FAIL_CHECK("C element " << i << " is " << got_value << ", expected " << want_value
+                              << (inside[i] ? "" : " (outside)"));
   }
   CHECK_MESSAGE(bad == 0, bad << " of " << got.size() << " elements of C differ");
 }
@@ -321,6 +333,29 @@ TEST_SUITE("ops.gemm_batched") {
     }
   }
 
+  TEST_CASE("gemm_batched: half storage through both variants and the public functions (float scalars)") {
+    // The orientation test's programs for half: strided row-major NN, per-matrix column-major TN.
+    Problem p;
+    p.batch = 5, p.m = 19, p.n = 13, p.k = 23, p.alpha = -1.25, p.beta = 0.5, p.ld_extra = 2, p.gap = 3, p.first = 1;
+    for (const auto& config : one_per_variant()) {
+      CAPTURE(config.to_string());
+      check_batched<half>(&config, p);
+      Problem q = p;
+      q.layout = Layout::ColMajor, q.trans_a = Transpose::Yes, q.per_matrix = true, q.k = 37;
+      check_batched<half>(&config, q);
+    }
+    // A larger matrix (several tiles, a K loop) and the public functions in two buckets.
+    Problem large = p;
+    large.batch = 2, large.m = 70, large.n = 45, large.k = 67;
+    check_batched<half>(&more_settings()[1], large);
+    for (const auto& shape : std::vector<std::array<std::size_t, 4>>{{30, 6, 7, 5}, {7, 40, 30, 20}}) {
+      Problem call;
+      call.batch = shape[0], call.m = shape[1], call.n = shape[2], call.k = shape[3], call.alpha = 0.75;
+      call.beta = -0.5, call.gap = 1, call.per_matrix = shape[0] == 30;
+      check_batched<half>(nullptr, call);
+    }
+  }
+
   TEST_CASE("gemm_batched: C matrices that interleave without sharing an element are accepted") {
     // Column blocks of one wide row-major matrix: C_i is columns [4 i, 4 i + 4) of a 6 x 20 matrix (ldc 20).
     Problem p;
@@ -359,6 +394,8 @@ TEST_SUITE("ops.gemm_batched") {
       check_batched<float>(&config, p);
       p.per_matrix = true, p.beta = 0.0, p.trans_a = Transpose::Yes;
       check_batched<float>(&config, p);
+      p.per_matrix = false, p.beta = 1.5, p.trans_a = Transpose::No;
+      check_batched<half>(&config, p);
     }
   }
 
@@ -394,6 +431,10 @@ TEST_SUITE("ops.gemm_batched") {
           std::string(name) == "gemm_batched" ? subject->default_config(*device().info) : more_settings()[0];
       INFO(name << ": " << config.to_string());
       CHECK(subject->verify(device().queue, config) == "");
+      auto half_subject = op.make_subject("half", "64x16x16x16");  // half storage: float scalars, half's bound
+      half_subject->prepare(device().queue, 12);
+      CHECK(half_subject->key().dtype == "half");
+      CHECK(half_subject->verify(device().queue, half_subject->default_config(*device().info)) == "");
     }
   }
 
