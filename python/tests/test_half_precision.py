@@ -211,3 +211,15 @@ def test_unsupported_16bit_uses_and_math_modes_are_refused_before_anything_runs(
             call()
     with pytest.raises(tilecl.ArgumentTypeError, match=r"differs from the input's float16"):
         tilecl.gemm(half, brain)
+
+
+def test_tuning_names_the_16bit_types_as_tilecl_does(queue):
+    assert tilecl.tuning.dtype_name(np.float16) == "half" and tilecl.tuning.dtype_name(BFLOAT16) == "bfloat16"
+    assert [tilecl.tuning.dtype_name(name) for name in ("float16", "half", "bfloat16", "tf32")] == [
+        "half",
+        "half",
+        "bfloat16",
+        "tf32",
+    ]
+    assert tilecl.tuning.parameters_for(queue, "transpose", np.float16, "67x129").parameters
+    assert tilecl.tuning.parameters_for(queue, "gemm_mma", "tf32", "64x64x64").parameters
