@@ -36,6 +36,17 @@ def assert_within(got, want, bound, what):
     )
 
 
+def padded(queue, host):
+    """A 2-D ``host`` on the device inside a larger matrix (an offset and a leading dimension above its extent), in
+    its own order: Fortran-ordered arrays become the transposed view of a padded C-ordered one."""
+    if not host.flags.c_contiguous:
+        return padded(queue, np.ascontiguousarray(host.T)).T
+    rows, cols = host.shape
+    whole = np.zeros((rows + 2, cols + 3), host.dtype)
+    whole[1 : 1 + rows, 2 : 2 + cols] = host
+    return cl_array.to_device(queue, whole)[1 : 1 + rows, 2 : 2 + cols]
+
+
 def device_window(queue, host, at):
     """``host`` on the device as a view starting ``at`` elements into a larger buffer (a non-zero offset)."""
     whole = np.concatenate([np.zeros(at, host.dtype), host.ravel()])
@@ -124,7 +135,7 @@ def test_float16_gemv_is_within_its_bound_for_both_orders_and_steps(queue, rng, 
     x = x_whole[::2]
     out = Guarded(queue, (m,), np.float16)
     out.whole[out.window] = y
-    tilecl.gemv(cl_array.to_device(queue, a), cl_array.to_device(queue, x_whole)[::2], out.view, alpha=0.75, beta=-0.5)
+    tilecl.gemv(padded(queue, a), cl_array.to_device(queue, x_whole)[::2], out.view, alpha=0.75, beta=-0.5)
     want = 0.75 * (exact(a) @ exact(x)) - 0.5 * exact(y)
     assert_within(out.result(), want, gemv_bound(exact(a), exact(x), 0.75, -0.5, exact(y), want, n), "gemv float16")
     a_t = cl_array.to_device(queue, np.ascontiguousarray(a.T)).T  # the same matrix read transposed
@@ -157,7 +168,7 @@ def test_16bit_gemm_is_within_its_bound_in_every_storage_order(queue, rng, m, n,
         view = out.view
     else:
         view = cl_array.to_device(queue, np.asfortranarray(c))
-    tilecl.gemm(cl_array.to_device(queue, a), cl_array.to_device(queue, b), view, alpha=1.5, beta=-0.5)
+    tilecl.gemm(padded(queue, a), padded(queue, b), view, alpha=1.5, beta=-0.5)
     got = out.result() if orders[2] == "C" else view.get()
     want = 1.5 * (exact(a) @ exact(b)) - 0.5 * exact(c)
     assert got.dtype == dtype
