@@ -137,9 +137,10 @@ DenseLeading dense_gemm_operands(Layout layout, Transpose trans_a, Transpose tra
   require_holds("gemm", c, m, n, "c");
   return dense_leading(layout, trans_a, trans_b, m, n, k);
 }
-// gemm's alpha and beta: float for the 16-bit floats (tilecl::half, tilecl::bfloat16), T otherwise.
+// The scalars (alpha, beta) of axpy, gemv and gemm: float for the 16-bit floats (tilecl::half, tilecl::bfloat16), T
+// otherwise. Not deduced: T comes from the vectors or iterators.
 template <typename T>
-using gemm_scalar = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
+using scalar = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
 // `offsets` shifted by the start iterator's index (the offsets of the matrices in the whole buffer).
 inline std::vector<std::size_t> shifted(const std::vector<std::size_t>& offsets, std::size_t start) {
   std::vector<std::size_t> moved(offsets);
@@ -158,10 +159,11 @@ std::size_t range_length(const char* op, const iterator<T>& first, const iterato
 
 // --- Vectors: axpy, vector_add, reduce, reduce_value, reduce_index ---------------------------------------
 
-// y = alpha x + y over [x_first, x_last) and as many elements from y_first.
+// y = alpha x + y over [x_first, x_last) and as many elements from y_first. T: float, double, or tilecl::half
+// (alpha then float).
 template <typename T>
-boost::compute::event axpy(boost::compute::command_queue& queue, T alpha, iterator<T> x_first, iterator<T> x_last,
-                           iterator<T> y_first, const wait_list& events = wait_list()) {
+boost::compute::event axpy(boost::compute::command_queue& queue, interop_detail::scalar<T> alpha, iterator<T> x_first,
+                           iterator<T> x_last, iterator<T> y_first, const wait_list& events = wait_list()) {
   const std::size_t n = interop_detail::range_length("axpy", x_first, x_last, "x");
   return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
     cl::Buffer y = buffer(y_first);
@@ -170,13 +172,14 @@ boost::compute::event axpy(boost::compute::command_queue& queue, T alpha, iterat
 }
 // y = alpha x + y over whole vectors of one size.
 template <typename T>
-boost::compute::event axpy(boost::compute::command_queue& queue, T alpha, const boost::compute::vector<T>& x,
-                           boost::compute::vector<T>& y, const wait_list& events = wait_list()) {
+boost::compute::event axpy(boost::compute::command_queue& queue, interop_detail::scalar<T> alpha,
+                           const boost::compute::vector<T>& x, boost::compute::vector<T>& y,
+                           const wait_list& events = wait_list()) {
   interop_detail::require_same_size("axpy", x, y, "y");
   return compute::axpy<T>(queue, alpha, x.begin(), x.end(), y.begin(), events);
 }
 
-// c = a + b over [a_first, a_last) and as many elements from b_first and c_first.
+// c = a + b over [a_first, a_last) and as many elements from b_first and c_first. T: float, double or tilecl::half.
 template <typename T>
 boost::compute::event vector_add(boost::compute::command_queue& queue, iterator<T> a_first, iterator<T> a_last,
                                  iterator<T> b_first, iterator<T> c_first, const wait_list& events = wait_list()) {
@@ -198,15 +201,16 @@ boost::compute::event vector_add(boost::compute::command_queue& queue, const boo
 }
 
 // The reduction of [x_first, x_last) into *result on the device (tilecl::reduce): R is T for Sum, Min and
-// Max, std::int32_t for ArgMin and ArgMax (another R raises CL_INVALID_VALUE).
+// Max (float for T = tilecl::half, which is reduced in float), std::int32_t for ArgMin and ArgMax (another R raises
+// CL_INVALID_VALUE).
 template <typename T, typename R>
 boost::compute::event reduce(boost::compute::command_queue& queue, ReduceOp op, iterator<T> x_first, iterator<T> x_last,
                              iterator<R> result, const wait_list& events = wait_list()) {
   const bool index = op == ReduceOp::ArgMin || op == ReduceOp::ArgMax;
-  if (index ? !std::is_same_v<R, std::int32_t> : !std::is_same_v<R, T>)
-    throw Error(
-        "reduce", "result", CL_INVALID_VALUE,
-        std::string("the result of ") + to_string(op) + " is " + (index ? "a std::int32_t" : "of the input's type"));
+  if (index ? !std::is_same_v<R, std::int32_t> : !std::is_same_v<R, detail::ReduceValue<T>>)
+    throw Error("reduce", "result", CL_INVALID_VALUE,
+                std::string("the result of ") + to_string(op) + " is " +
+                    (index ? "a std::int32_t" : "of the input's type (float for tilecl::half)"));
   const std::size_t n = interop_detail::range_length("reduce", x_first, x_last, "x");
   return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
     cl::Buffer out = buffer(result);
@@ -221,10 +225,10 @@ boost::compute::event reduce(boost::compute::command_queue& queue, ReduceOp op, 
   return compute::reduce<T, R>(queue, op, x.begin(), x.end(), result.begin(), events);
 }
 
-// The Sum, Min or Max of [x_first, x_last), returned to the host (waits).
+// The Sum, Min or Max of [x_first, x_last), returned to the host (waits); a float for T = tilecl::half.
 template <typename T>
-T reduce_value(boost::compute::command_queue& queue, ReduceOp op, iterator<T> x_first, iterator<T> x_last,
-               const wait_list& events = wait_list()) {
+detail::ReduceValue<T> reduce_value(boost::compute::command_queue& queue, ReduceOp op, iterator<T> x_first,
+                                    iterator<T> x_last, const wait_list& events = wait_list()) {
   const std::size_t n = interop_detail::range_length("reduce_value", x_first, x_last, "x");
   cl::CommandQueue q = compute::queue(queue);
   const std::vector<cl::Event> wait = compute::events(events);
@@ -232,8 +236,8 @@ T reduce_value(boost::compute::command_queue& queue, ReduceOp op, iterator<T> x_
 }
 // The Sum, Min or Max of a whole vector, returned to the host (waits).
 template <typename T>
-T reduce_value(boost::compute::command_queue& queue, ReduceOp op, const boost::compute::vector<T>& x,
-               const wait_list& events = wait_list()) {
+detail::ReduceValue<T> reduce_value(boost::compute::command_queue& queue, ReduceOp op,
+                                    const boost::compute::vector<T>& x, const wait_list& events = wait_list()) {
   return compute::reduce_value<T>(queue, op, x.begin(), x.end(), events);
 }
 
@@ -256,7 +260,7 @@ std::size_t reduce_index(boost::compute::command_queue& queue, ReduceOp op, cons
 // --- Matrices: transpose, gemm, gemv, gemm_strided_batched, gemm_batched ---------------------------------
 
 // out = in^T (tilecl::transpose): in is rows x cols from in_first with leading dimension ld_in, out cols x rows
-// from out_first with ld_out.
+// from out_first with ld_out. T: any of tilecl::transpose's, tilecl::half and tilecl::bfloat16 included.
 template <typename T>
 boost::compute::event transpose(boost::compute::command_queue& queue, std::size_t rows, std::size_t cols,
                                 iterator<T> in_first, std::size_t ld_in, iterator<T> out_first, std::size_t ld_out,
@@ -282,9 +286,9 @@ boost::compute::event transpose(boost::compute::command_queue& queue, std::size_
 // then float).
 template <typename T>
 boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                           std::size_t m, std::size_t n, std::size_t k, interop_detail::gemm_scalar<T> alpha,
+                           std::size_t m, std::size_t n, std::size_t k, interop_detail::scalar<T> alpha,
                            iterator<T> a_first, std::size_t lda, iterator<T> b_first, std::size_t ldb,
-                           interop_detail::gemm_scalar<T> beta, iterator<T> c_first, std::size_t ldc,
+                           interop_detail::scalar<T> beta, iterator<T> c_first, std::size_t ldc,
                            const wait_list& events = wait_list()) {
   return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
     cl::Buffer c = buffer(c_first);
@@ -296,9 +300,9 @@ boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, 
 // (A is stored k x m when trans_a is Yes, B n x k when trans_b is).
 template <typename T>
 boost::compute::event gemm(boost::compute::command_queue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                           std::size_t m, std::size_t n, std::size_t k, interop_detail::gemm_scalar<T> alpha,
+                           std::size_t m, std::size_t n, std::size_t k, interop_detail::scalar<T> alpha,
                            const boost::compute::vector<T>& a, const boost::compute::vector<T>& b,
-                           interop_detail::gemm_scalar<T> beta, boost::compute::vector<T>& c,
+                           interop_detail::scalar<T> beta, boost::compute::vector<T>& c,
                            const wait_list& events = wait_list()) {
   const auto ld = interop_detail::dense_gemm_operands(layout, trans_a, trans_b, m, n, k, a, b, c);
   return compute::gemm<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a.begin(), ld.a, b.begin(), ld.b, beta,
@@ -329,12 +333,13 @@ inline boost::compute::event gemm(boost::compute::command_queue& queue, MathMode
 
 // y = alpha op(A) x + beta y (tilecl::gemv) on a matrix starting at a_first with leading dimension lda and
 // vectors starting at x_first and y_first with steps incx and incy (negative steps as in tilecl::gemv: the
-// start iterator is then the low end of the vector's span).
+// start iterator is then the low end of the vector's span). T: float, double, or tilecl::half (alpha and beta then
+// float).
 template <typename T>
 boost::compute::event gemv(boost::compute::command_queue& queue, Layout layout, Transpose trans, std::size_t m,
-                           std::size_t n, T alpha, iterator<T> a_first, std::size_t lda, iterator<T> x_first,
-                           std::ptrdiff_t incx, T beta, iterator<T> y_first, std::ptrdiff_t incy,
-                           const wait_list& events = wait_list()) {
+                           std::size_t n, interop_detail::scalar<T> alpha, iterator<T> a_first, std::size_t lda,
+                           iterator<T> x_first, std::ptrdiff_t incx, interop_detail::scalar<T> beta,
+                           iterator<T> y_first, std::ptrdiff_t incy, const wait_list& events = wait_list()) {
   return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
     cl::Buffer y = buffer(y_first);
     return tilecl::gemv<T>(q, layout, trans, m, n, alpha, buffer(a_first), a_first.get_index(), lda, buffer(x_first),
@@ -345,9 +350,9 @@ boost::compute::event gemv(boost::compute::command_queue& queue, Layout layout, 
 // trans).
 template <typename T>
 boost::compute::event gemv(boost::compute::command_queue& queue, Layout layout, Transpose trans, std::size_t m,
-                           std::size_t n, T alpha, const boost::compute::vector<T>& a,
-                           const boost::compute::vector<T>& x, T beta, boost::compute::vector<T>& y,
-                           const wait_list& events = wait_list()) {
+                           std::size_t n, interop_detail::scalar<T> alpha, const boost::compute::vector<T>& a,
+                           const boost::compute::vector<T>& x, interop_detail::scalar<T> beta,
+                           boost::compute::vector<T>& y, const wait_list& events = wait_list()) {
   const bool transposed = trans == Transpose::Yes;
   interop_detail::require_holds("gemv", a, m, n, "a");
   interop_detail::require_holds("gemv", x, transposed ? m : n, 1, "x");

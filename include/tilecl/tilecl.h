@@ -3,8 +3,10 @@
  * tilecl::tilecl, or `pkg-config --libs tilecl`, which names the C++ runtime a static tilecl needs).
  *
  * Semantics, units and errors are those of the C++ function of the same name (include/tilecl/<family>.hpp);
- * the type is in the suffix: _f32 float, _f64 double, _i32 int32_t, _u8 uint8_t. Sizes, offsets, leading
- * dimensions and pitches count elements, never bytes.
+ * the type is in the suffix: _f32 float, _f64 double, _i32 int32_t, _u8 uint8_t, _f16 IEEE binary16 (tilecl::half)
+ * and _bf16 bfloat16 (tilecl::bfloat16), the 16-bit floats stored as such and computed in float, their scalars
+ * (alpha, beta) and reduced values float. Sizes, offsets, leading dimensions and pitches count elements, never
+ * bytes.
  *
  * Every function returns a tilecl_status: CL_SUCCESS (0), or the negative OpenCL error code the C++ API's
  * tilecl::Error carries (CL_INVALID_VALUE, CL_INVALID_BUFFER_SIZE, CL_MEM_COPY_OVERLAP, ...), or
@@ -100,6 +102,14 @@ tilecl_status tilecl_axpy_f32(cl_command_queue queue, size_t n, float alpha, cl_
 tilecl_status tilecl_axpy_f64(cl_command_queue queue, size_t n, double alpha, cl_mem x, size_t x_offset, cl_mem y,
                               size_t y_offset, cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                               cl_event* event);
+/* The same on IEEE binary16 elements (tilecl::half; no cl_khr_fp16 needed), with a float alpha: computed in float and
+ * each result rounded once to half (to nearest even; beyond 65504: infinity); bounds in tilecl/elementwise.hpp. */
+tilecl_status tilecl_vector_add_f16(cl_command_queue queue, size_t n, cl_mem a, size_t a_offset, cl_mem b,
+                                    size_t b_offset, cl_mem c, size_t c_offset, cl_uint num_events_in_wait_list,
+                                    const cl_event* event_wait_list, cl_event* event);
+tilecl_status tilecl_axpy_f16(cl_command_queue queue, size_t n, float alpha, cl_mem x, size_t x_offset, cl_mem y,
+                              size_t y_offset, cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                              cl_event* event);
 
 /* --- Transpose (tilecl/transpose.hpp) ------------------------------------------------------------------ */
 
@@ -116,6 +126,14 @@ tilecl_status tilecl_transpose_i32(cl_command_queue queue, size_t rows, size_t c
 tilecl_status tilecl_transpose_u8(cl_command_queue queue, size_t rows, size_t cols, cl_mem in, size_t in_offset,
                                   size_t ld_in, cl_mem out, size_t out_offset, size_t ld_out,
                                   cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
+/* 16-bit floats, binary16 (f16) and bfloat16 (bf16): the bits are moved unchanged (the two are one kernel; both names
+ * for symmetry with gemm). */
+tilecl_status tilecl_transpose_f16(cl_command_queue queue, size_t rows, size_t cols, cl_mem in, size_t in_offset,
+                                   size_t ld_in, cl_mem out, size_t out_offset, size_t ld_out,
+                                   cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
+tilecl_status tilecl_transpose_bf16(cl_command_queue queue, size_t rows, size_t cols, cl_mem in, size_t in_offset,
+                                    size_t ld_in, cl_mem out, size_t out_offset, size_t ld_out,
+                                    cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
 
 /* --- Reduce (tilecl/reduce.hpp) ------------------------------------------------------------------------ */
 
@@ -143,6 +161,16 @@ tilecl_status tilecl_reduce_index_f32(cl_command_queue queue, tilecl_reduce_op o
 tilecl_status tilecl_reduce_index_f64(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
                                       size_t* index, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
 tilecl_status tilecl_reduce_index_i32(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
+                                      size_t* index, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
+/* x holds IEEE binary16 elements (tilecl::half), read as float and reduced in float: the Sum, Min or Max is one float
+ * (written at `result` + result_offset floats, or to *value; a sum may exceed half's range), ArgMin and ArgMax an int32
+ * index as above. */
+tilecl_status tilecl_reduce_f16(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
+                                cl_mem result, size_t result_offset, cl_uint num_events_in_wait_list,
+                                const cl_event* event_wait_list, cl_event* event);
+tilecl_status tilecl_reduce_value_f16(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
+                                      float* value, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
+tilecl_status tilecl_reduce_index_f16(cl_command_queue queue, tilecl_reduce_op op, size_t n, cl_mem x, size_t x_offset,
                                       size_t* index, cl_uint num_events_in_wait_list, const cl_event* event_wait_list);
 
 /* --- GEMM (tilecl/gemm.hpp) ---------------------------------------------------------------------------- */
@@ -192,6 +220,12 @@ tilecl_status tilecl_gemv_f32(cl_command_queue queue, tilecl_layout layout, tile
 tilecl_status tilecl_gemv_f64(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans, size_t m, size_t n,
                               double alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem x, size_t x_offset,
                               ptrdiff_t incx, double beta, cl_mem y, size_t y_offset, ptrdiff_t incy,
+                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
+/* The same on IEEE binary16 elements (tilecl::half) with float alpha and beta: computed in float, y rounded once to
+ * half; bound in tilecl/gemv.hpp. */
+tilecl_status tilecl_gemv_f16(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans, size_t m, size_t n,
+                              float alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem x, size_t x_offset,
+                              ptrdiff_t incx, float beta, cl_mem y, size_t y_offset, ptrdiff_t incy,
                               cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
 
 /* C_i = alpha op(A_i) op(B_i) + beta C_i for i < batch_count, matrix i of A at a_offset + i * stride_a (likewise B

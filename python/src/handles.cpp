@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "tilecl/types.hpp"
+
 namespace tilecl::python {
 
 WaitList::WaitList(const HandleList& handles) {
@@ -30,6 +32,14 @@ const char* dtype_name<std::int32_t>() {
 template <>
 const char* dtype_name<std::uint8_t>() {
   return "uint8";
+}
+template <>
+const char* dtype_name<half>() {
+  return "float16";
+}
+template <>
+const char* dtype_name<bfloat16>() {
+  return "bfloat16";
 }
 
 }  // namespace tilecl::python

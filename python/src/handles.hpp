@@ -42,7 +42,8 @@ class WaitList {
 // The event's handle with one reference for the caller, or 0 for a null event (a zero-sized problem).
 Handle hand_over(const cl::Event& event);
 
-// The element types as NumPy names them ("float32", "float64", "int32", "uint8").
+// The element types as NumPy names them ("float32", "float64", "int32", "uint8", "float16", and "bfloat16" as
+// ml_dtypes names tilecl::bfloat16).
 template <typename T>
 const char* dtype_name();
 

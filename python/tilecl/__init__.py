@@ -36,7 +36,7 @@ from ._runtime import (
     statistics,
     version,
 )
-from ._types import Border, ReduceOp
+from ._types import Border, MathMode, ReduceOp
 
 __version__ = version()
 
@@ -48,6 +48,7 @@ __all__ = [
     "Error",
     "IMAGE_CHANNELS",
     "IMAGE_TYPES",
+    "MathMode",
     "ReduceOp",
     "argmax",
     "argmin",

@@ -60,6 +60,7 @@ def reduce(
 def gemm(
     dtype: str,
     queue: Handle,
+    math: int,
     layout: int,
     trans_a: int,
     trans_b: int,

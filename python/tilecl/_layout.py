@@ -14,7 +14,8 @@ import numpy as np
 from ._errors import ArgumentTypeError, refuse
 
 # NumPy's dtype.name is computed in Python on every access; looking dtypes up here keeps a call's checks cheap.
-_NAMES = {np.dtype(name): name for name in ("float32", "float64", "int32", "uint8")}
+# ml_dtypes' bfloat16 (not a NumPy type) is named "bfloat16" by NumPy, without importing ml_dtypes here.
+_NAMES = {np.dtype(name): name for name in ("float32", "float64", "int32", "uint8", "float16")}
 
 
 def dtype_name(array: Any) -> str:

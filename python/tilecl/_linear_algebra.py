@@ -4,6 +4,10 @@ Each op takes its queue from the first array that has one (or ``queue=``), waits
 it touches and for ``wait_for``, enqueues, adds its event to the output's ``events`` and returns the output:
 a new array, or ``out=`` when given. Element types, shapes and memory layouts are checked before anything is
 enqueued; tilecl itself then checks buffers, contexts and overlap. See README.md ("Python") for the promises.
+
+16-bit floats: NumPy's float16 (vector_add, axpy, transpose, reductions, gemv, gemm) and ml_dtypes' bfloat16
+(transpose, gemm) are stored as such and computed in float32, each result rounded once to 16 bits; scalars
+(alpha, beta) are floats, and the sum, min and max of float16 are float32 (as tilecl's C++ API gives them).
 """
 
 from __future__ import annotations
@@ -18,19 +22,21 @@ from . import _core
 from ._calls import attach, device_array, new_array, place, queue_of, wait_handles
 from ._errors import refuse
 from ._layout import contiguous_size, dtype_of, leading_dimension, matrix, row_major, same_dtype, same_layout
-from ._types import ReduceOp, enumerator
+from ._types import MathMode, ReduceOp, enumerator
 
 Array = cl_array.Array
 Events = Optional[Sequence[cl.Event]]
 FLOATS = ("float32", "float64")
-TRANSPOSE_TYPES = ("float32", "float64", "int32", "uint8")
-REDUCE_TYPES = ("float32", "float64", "int32")
+ELEMENTWISE_TYPES = ("float32", "float64", "float16")  # vector_add, axpy and gemv
+TRANSPOSE_TYPES = ("float32", "float64", "int32", "uint8", "float16", "bfloat16")
+REDUCE_TYPES = ("float32", "float64", "int32", "float16")
+GEMM_TYPES = ("float32", "float64", "float16", "bfloat16")
 
 
 def check_elementwise(op: str, x: Any, y: Any, out: Any = None) -> Tuple[str, int]:
     """(dtype, element count) of an elementwise op on same-shaped contiguous float arrays."""
     first = "x" if op == "axpy" else "a"
-    dtype = dtype_of(op, first, x, FLOATS)
+    dtype = dtype_of(op, first, x, ELEMENTWISE_TYPES)
     n = contiguous_size(op, first, x)
     for argument, array in (("y" if op == "axpy" else "b", y), ("out", out)):
         if array is not None:
@@ -42,7 +48,8 @@ def check_elementwise(op: str, x: Any, y: Any, out: Any = None) -> Tuple[str, in
 def vector_add(
     a: Array, b: Array, out: Optional[Array] = None, *, queue: Optional[cl.CommandQueue] = None, wait_for: Events = None
 ) -> Array:
-    """``out = a + b`` elementwise, for float32 or float64 arrays of one shape with contiguous elements.
+    """``out = a + b`` elementwise, for float32, float64 or float16 arrays of one shape with contiguous elements
+    (float16: summed in float32 and rounded once, within 2^-11 relative; overflow gives inf).
 
     ``out`` may be ``a`` or ``b`` (in place); any other overlap raises :class:`tilecl.Error`.
     """
@@ -66,7 +73,8 @@ def vector_add(
 def axpy(
     alpha: float, x: Array, y: Array, *, queue: Optional[cl.CommandQueue] = None, wait_for: Events = None
 ) -> Array:
-    """``y = alpha * x + y`` in place (BLAS axpy), for float32 or float64 arrays of one shape; returns ``y``."""
+    """``y = alpha * x + y`` in place (BLAS axpy), for float32, float64 or float16 arrays of one shape; returns
+    ``y``. For float16, ``alpha`` is a float32 and the result is computed in float32 and rounded once to float16."""
     op = "axpy"
     dtype, n = check_elementwise(op, device_array(op, "x", x), device_array(op, "y", y))
     queue = queue_of(op, (y, x), queue)
@@ -100,7 +108,7 @@ def transpose(
     a: Array, out: Optional[Array] = None, *, queue: Optional[cl.CommandQueue] = None, wait_for: Events = None
 ) -> Array:
     """``out = a.T`` materialised: a rows x cols matrix with contiguous rows (C order, or rows sliced from a
-    wider one) into a cols x rows matrix. float32, float64, int32 or uint8; bit-exact."""
+    wider one) into a cols x rows matrix. float32, float64, int32, uint8, float16 or bfloat16 (ml_dtypes); bit-exact."""
     op = "transpose"
     dtype = check_transpose(device_array(op, "a", a), out)
     queue = queue_of(op, (a, out), queue)
@@ -127,7 +135,10 @@ def check_reduce(x: Any, op: Union[ReduceOp, str], out: Any = None) -> Tuple[str
     dtype = dtype_of(name, "x", x, REDUCE_TYPES)
     reduction = enumerator(name, "op", ReduceOp, op)
     contiguous_size(name, "x", x)
-    result_dtype = np.dtype(np.int32) if reduction in (ReduceOp.ARGMIN, ReduceOp.ARGMAX) else np.dtype(dtype)
+    if reduction in (ReduceOp.ARGMIN, ReduceOp.ARGMAX):
+        result_dtype = np.dtype(np.int32)
+    else:  # float16 is reduced in float32 and its sum, min and max are float32 (a sum may pass float16's range)
+        result_dtype = np.dtype(np.float32) if dtype == "float16" else np.dtype(dtype)
     if out is not None:
         same_dtype(name, "out", out, result_dtype.name)
         if out.size != 1:
@@ -143,9 +154,10 @@ def reduce(
     queue: Optional[cl.CommandQueue] = None,
     wait_for: Events = None,
 ) -> Array:
-    """Reduces every element of ``x`` (float32, float64 or int32, contiguous) on the device into a 0-d array
-    (or the one element of ``out``): "sum", "min", "max" (of x's dtype) or "argmin", "argmax" (an int32 index
-    into the flattened array; the first NaN if any, else the first extreme). ``.get()`` reads it back.
+    """Reduces every element of ``x`` (float32, float64, int32 or float16, contiguous) on the device into a 0-d
+    array (or the one element of ``out``): "sum", "min", "max" (of x's dtype; float32 for float16, which is read
+    as float32 and reduced like it) or "argmin", "argmax" (an int32 index into the flattened array; the first NaN
+    if any, else the first extreme). ``.get()`` reads it back.
 
     The sum of nothing is 0; the min, max, argmin or argmax of nothing raises :class:`tilecl.Error`. Float
     sums are added in a tree (README, Promises); int32 sums wrap.
@@ -194,12 +206,23 @@ def argmax(x: Array, out: Optional[Array] = None, **options: Any) -> Array:
     return reduce(x, ReduceOp.ARGMAX, out, **options)
 
 
-def check_gemm(a: Any, b: Any, out: Any = None) -> Tuple[str, int, int, int]:
-    """(dtype, m, n, k) of ``a @ b`` for 2-D float arrays, ``out`` m x n."""
+def math_mode(op: str, math: Union[MathMode, str], dtype: str) -> MathMode:
+    """The math mode of a product of ``dtype`` matrices: any for float32, only "standard" for the others."""
+    mode = enumerator(op, "math", MathMode, math)
+    if mode != MathMode.STANDARD and dtype != "float32":
+        refuse(op, "math", f"math mode {mode.name.lower()} takes float32 matrices, these are {dtype}")
+    return mode
+
+
+def check_gemm(
+    a: Any, b: Any, out: Any = None, math: Union[MathMode, str] = MathMode.STANDARD
+) -> Tuple[str, int, int, int]:
+    """(dtype, m, n, k) of ``a @ b`` for 2-D float arrays, ``out`` m x n, in math mode ``math``."""
     op = "gemm"
     matrix(op, "a", a)
     matrix(op, "b", b)
-    dtype = dtype_of(op, "a", a, FLOATS)
+    dtype = dtype_of(op, "a", a, GEMM_TYPES)
+    math_mode(op, math, dtype)
     same_dtype(op, "b", b, dtype)
     (m, k), (k_b, n) = a.shape, b.shape
     if k != k_b:
@@ -235,18 +258,23 @@ def gemm(
     *,
     alpha: float = 1.0,
     beta: float = 0.0,
+    math: Union[MathMode, str] = MathMode.STANDARD,
     queue: Optional[cl.CommandQueue] = None,
     wait_for: Events = None,
 ) -> Array:
-    """``out = alpha * a @ b + beta * out`` (BLAS gemm), float32 or float64.
+    """``out = alpha * a @ b + beta * out`` (BLAS gemm), float32, float64, float16 or bfloat16 (ml_dtypes).
 
     Each matrix may be in C or Fortran order or a transposed view (``a.T``): the product is computed in
     ``out``'s order and the other operands are read transposed where their order differs, without copies.
     ``beta`` must be 0 without ``out`` (a new array is not read); with beta = 0 ``out`` is not read (NaN in it
     does not propagate). ``out`` must not overlap ``a`` or ``b``.
+
+    float16 and bfloat16: products accumulated in float32, each result rounded once to 16 bits (tensor cores on
+    NVIDIA GPUs of compute capability 8.0+); ``alpha`` and ``beta`` are float32. ``math="tf32"`` (float32 only)
+    lets A and B be rounded to TF32 (error about 1e-3 of the magnitude; :class:`tilecl.MathMode`).
     """
     op = "gemm"
-    dtype, m, n, k = check_gemm(device_array(op, "a", a), device_array(op, "b", b), out)
+    dtype, m, n, k = check_gemm(device_array(op, "a", a), device_array(op, "b", b), out, math)
     _beta_needs_out(op, out, beta)
     queue = queue_of(op, (a, b, out), queue)
     result = out if out is not None else new_array(queue, (m, n), a.dtype, a)
@@ -259,6 +287,7 @@ def gemm(
     handle = _core.gemm(
         dtype,
         queue.int_ptr,
+        int(math_mode(op, math, dtype)),
         0 if order == "C" else 1,
         trans_a,
         trans_b,
@@ -308,14 +337,14 @@ def gemv(
     queue: Optional[cl.CommandQueue] = None,
     wait_for: Events = None,
 ) -> Array:
-    """``out = alpha * a @ x + beta * out`` (BLAS gemv), float32 or float64: ``a`` m x n in C or Fortran order or
-    a transposed view, ``x`` n elements, ``out`` m, both vectors with any positive step (slices such as
+    """``out = alpha * a @ x + beta * out`` (BLAS gemv), float32, float64 or float16: ``a`` m x n in C or Fortran
+    order or a transposed view, ``x`` n elements, ``out`` m, both vectors with any positive step (slices such as
     ``x[::2]``). ``beta`` must be 0 without ``out``; with beta = 0 ``out`` is not read. ``out`` must not overlap
-    ``a`` or ``x``.
+    ``a`` or ``x``. float16: computed in float32 (float32 ``alpha``, ``beta``), ``out`` rounded once to float16.
     """
     op = "gemv"
     matrix(op, "a", device_array(op, "a", a))
-    dtype = dtype_of(op, "a", a, FLOATS)
+    dtype = dtype_of(op, "a", a, ELEMENTWISE_TYPES)
     same_dtype(op, "x", device_array(op, "x", x), dtype)
     m, n = (int(size) for size in a.shape)
     incx = _vector_step(op, "x", x, n)
@@ -374,9 +403,9 @@ def gemm_strided_batched(
     wait_for: Events = None,
 ) -> Array:
     """``out[i] = alpha * a[i] @ b[i] + beta * out[i]`` for every i, in one launch (tilecl::gemm_strided_batched),
-    float32 or float64: ``a`` (batch, m, k), ``b`` (batch, k, n), ``out`` (batch, m, n). Each matrix may be in C
-    or Fortran order or a transposed view, as in :func:`gemm` (one order per array); ``b`` may be a broadcast
-    view (batch stride 0) of one matrix. ``beta`` must be 0 without ``out``.
+    float32 or float64 (tilecl has no 16-bit batched gemm): ``a`` (batch, m, k), ``b`` (batch, k, n), ``out``
+    (batch, m, n). Each matrix may be in C or Fortran order or a transposed view, as in :func:`gemm` (one order
+    per array); ``b`` may be a broadcast view (batch stride 0) of one matrix. ``beta`` must be 0 without ``out``.
     """
     op = "gemm_strided_batched"
     for argument, array in (("a", a), ("b", b)):

@@ -31,7 +31,19 @@ class ReduceOp(enum.IntEnum):
     ARGMAX = 4
 
 
-Enumeration = TypeVar("Enumeration", Border, ReduceOp)
+class MathMode(enum.IntEnum):
+    """How :func:`tilecl.gemm` may compute on float32 matrices (tilecl::MathMode); ops also take "standard", "tf32".
+
+    STANDARD: every multiply-add in IEEE single precision. TF32: A and B may be rounded to TF32 (10-bit mantissa)
+    before the products, accumulated in float: the tensor cores of NVIDIA GPUs of compute capability 8.0 and newer,
+    error within (2^-10 + 2 (k + 5) 2^-24) of the magnitude (include/tilecl/gemm.hpp). Never the default.
+    """
+
+    STANDARD = 0
+    TF32 = 1
+
+
+Enumeration = TypeVar("Enumeration", Border, ReduceOp, MathMode)
 
 
 def enumerator(op: str, argument: str, enumeration: Type[Enumeration], value: Union[Enumeration, str]) -> Enumeration:

@@ -18,7 +18,7 @@ import pyopencl.array as cl_array
 
 from . import _image, _linear_algebra
 from ._runtime import select_device
-from ._types import Border, ReduceOp
+from ._types import Border, MathMode, ReduceOp
 
 _default_queue: Optional[cl.CommandQueue] = None
 _default_queue_lock = threading.Lock()
@@ -67,7 +67,7 @@ def _image_op(
 
 
 def vector_add(a: Any, b: Any, *, queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
-    """``a + b`` for float32 or float64 arrays of one shape."""
+    """``a + b`` for float32, float64 or float16 arrays of one shape."""
     a, b = _host(a), _host(b)
     _linear_algebra.check_elementwise("vector_add", a, b)
     queue = queue or default_queue()
@@ -75,7 +75,7 @@ def vector_add(a: Any, b: Any, *, queue: Optional[cl.CommandQueue] = None) -> np
 
 
 def axpy(alpha: float, x: Any, y: Any, *, queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
-    """``alpha * x + y`` as a new array (``y`` is not changed)."""
+    """``alpha * x + y`` as a new array (``y`` is not changed); float32, float64 or float16."""
     x, y = _host(x), _host(y)
     _linear_algebra.check_elementwise("axpy", x, y)
     queue = queue or default_queue()
@@ -83,15 +83,15 @@ def axpy(alpha: float, x: Any, y: Any, *, queue: Optional[cl.CommandQueue] = Non
 
 
 def transpose(a: Any, *, queue: Optional[cl.CommandQueue] = None) -> np.ndarray:
-    """``a.T`` as a new C-ordered array (float32, float64, int32 or uint8)."""
+    """``a.T`` as a new C-ordered array (float32, float64, int32, uint8, float16 or ml_dtypes' bfloat16)."""
     a = _host(a)
     _linear_algebra.check_transpose(a)
     return _linear_algebra.transpose(_upload(queue or default_queue(), a)).get()
 
 
 def reduce(x: Any, op: Union[ReduceOp, str] = ReduceOp.SUM, *, queue: Optional[cl.CommandQueue] = None) -> Any:
-    """The sum, min or max of every element (a NumPy scalar of x's dtype), or the argmin or argmax (an int into
-    the flattened array). float32, float64 or int32; see :func:`tilecl.reduce`."""
+    """The sum, min or max of every element (a NumPy scalar of x's dtype; float32 for float16), or the argmin or
+    argmax (an int into the flattened array). float32, float64, int32 or float16; see :func:`tilecl.reduce`."""
     x = _host(x)
     _, reduction, _ = _linear_algebra.check_reduce(x, op)
     value = _linear_algebra.reduce(_upload(queue or default_queue(), x), reduction).get()[()]
@@ -99,15 +99,23 @@ def reduce(x: Any, op: Union[ReduceOp, str] = ReduceOp.SUM, *, queue: Optional[c
 
 
 def gemm(
-    a: Any, b: Any, c: Any = None, *, alpha: float = 1.0, beta: float = 0.0, queue: Optional[cl.CommandQueue] = None
+    a: Any,
+    b: Any,
+    c: Any = None,
+    *,
+    alpha: float = 1.0,
+    beta: float = 0.0,
+    math: Union[MathMode, str] = MathMode.STANDARD,
+    queue: Optional[cl.CommandQueue] = None,
 ) -> np.ndarray:
-    """``alpha * a @ b + beta * c`` (c omitted: ``alpha * a @ b``), float32 or float64, as a new array."""
+    """``alpha * a @ b + beta * c`` (c omitted: ``alpha * a @ b``), float32, float64, float16 or ml_dtypes'
+    bfloat16, as a new array; ``math="tf32"`` for float32 as in :func:`tilecl.gemm`."""
     a, b = _host(a), _host(b)
     c = None if c is None else _host(c)
-    _linear_algebra.check_gemm(a, b, c)
+    _linear_algebra.check_gemm(a, b, c, math)
     queue = queue or default_queue()
     out = None if c is None else _upload(queue, c)
-    return _linear_algebra.gemm(_upload(queue, a), _upload(queue, b), out, alpha=alpha, beta=beta).get()
+    return _linear_algebra.gemm(_upload(queue, a), _upload(queue, b), out, alpha=alpha, beta=beta, math=math).get()
 
 
 def rgb_to_gray(

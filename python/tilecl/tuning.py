@@ -2,7 +2,8 @@
 and ahead-of-time tuning (docs/TUNING.md; include/tilecl/tuning.hpp).
 
 Names as in the C++ library: ``op`` as in :func:`tunable_ops` ("gemm", "gaussian_blur", ...), ``dtype`` a tilecl
-type name ("float", "double", "int32", "uint8") or a NumPy dtype, ``shape`` the syntax of ``tilecl tune --shape``
+type name ("float", "double", "int32", "uint8", "half", "bfloat16", and "tf32" for gemm_mma's TF32 mode) or a NumPy
+dtype (float16 is "half", ml_dtypes' bfloat16 "bfloat16"), ``shape`` the syntax of ``tilecl tune --shape``
 ("1024x1024x1024" for gemm, "2^20" for axpy). An unknown op, dtype or malformed shape raises :class:`tilecl.Error`.
 """
 
@@ -16,7 +17,15 @@ import pyopencl as cl
 
 from . import _core
 
-_TILECL_TYPE_NAMES = {"float32": "float", "float64": "double", "int32": "int32", "uint8": "uint8"}
+_TILECL_TYPE_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "int32": "int32",
+    "uint8": "uint8",
+    "float16": "half",
+    "bfloat16": "bfloat16",
+    "tf32": "tf32",  # gemm_mma's float product in TF32 mode: no NumPy type
+}
 
 
 @dataclass(frozen=True)
@@ -64,9 +73,10 @@ class TuneResult:
 
 
 def dtype_name(dtype: Any) -> str:
-    """tilecl's name of an element type: "float", "double", "int32" or "uint8" (NumPy dtypes are converted)."""
-    if isinstance(dtype, str) and dtype in _TILECL_TYPE_NAMES.values():
-        return dtype
+    """tilecl's name of an element type: "float", "double", "int32", "uint8", "half", "bfloat16" or "tf32" (NumPy
+    dtypes are converted)."""
+    if isinstance(dtype, str) and (dtype in _TILECL_TYPE_NAMES.values() or dtype in _TILECL_TYPE_NAMES):
+        return _TILECL_TYPE_NAMES.get(dtype, dtype)
     name = np.dtype(dtype).name
     return _TILECL_TYPE_NAMES.get(name, name)
 

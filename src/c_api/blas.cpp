@@ -17,10 +17,11 @@ struct Operand {
   size_t offset, ld, stride;
 };
 
-template <typename T>
-tilecl_status gemv(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans, size_t m, size_t n, T alpha,
-                   const Operand& a, const Operand& x, ptrdiff_t incx, T beta, const Operand& y, ptrdiff_t incy,
-                   const Events& events) {
+// Scalar: alpha's and beta's type (float for tilecl::half).
+template <typename T, typename Scalar>
+tilecl_status gemv(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans, size_t m, size_t n,
+                   Scalar alpha, const Operand& a, const Operand& x, ptrdiff_t incx, Scalar beta, const Operand& y,
+                   ptrdiff_t incy, const Events& events) {
   return enqueue("gemv", queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
     cl::Buffer out = buffer("gemv", "y", y.buffer);
     return tilecl::gemv<T>(q, layout_of(layout), transpose_of(trans), m, n, alpha, buffer("gemv", "a", a.buffer),
@@ -83,14 +84,17 @@ tilecl_status gemm_batched(cl_command_queue queue, const Shape& s, const PerMatr
 }  // namespace
 }  // namespace tilecl::c_api
 
-#define TILECL_C_BLAS(suffix, T)                                                                                       \
-  tilecl_status tilecl_gemv_##suffix(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans, size_t m,   \
-                                     size_t n, T alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem x,               \
-                                     size_t x_offset, ptrdiff_t incx, T beta, cl_mem y, size_t y_offset,               \
-                                     ptrdiff_t incy, TILECL_C_WAIT_PARAMETERS) {                                       \
-    return tilecl::c_api::gemv<T>(queue, layout, trans, m, n, alpha, {a, a_offset, lda, 0}, {x, x_offset, 0, 0}, incx, \
-                                  beta, {y, y_offset, 0, 0}, incy, TILECL_C_EVENTS);                                   \
-  }                                                                                                                    \
+#define TILECL_C_GEMV(suffix, T, Scalar)                                                                             \
+  tilecl_status tilecl_gemv_##suffix(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans, size_t m, \
+                                     size_t n, Scalar alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem x,        \
+                                     size_t x_offset, ptrdiff_t incx, Scalar beta, cl_mem y, size_t y_offset,        \
+                                     ptrdiff_t incy, TILECL_C_WAIT_PARAMETERS) {                                     \
+    return tilecl::c_api::gemv<T, Scalar>(queue, layout, trans, m, n, alpha, {a, a_offset, lda, 0},                  \
+                                          {x, x_offset, 0, 0}, incx, beta, {y, y_offset, 0, 0}, incy,                \
+                                          TILECL_C_EVENTS);                                                          \
+  }
+
+#define TILECL_C_BATCHED(suffix, T)                                                                                    \
   tilecl_status tilecl_gemm_strided_batched_##suffix(                                                                  \
       cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a, tilecl_transpose trans_b, size_t m,      \
       size_t n, size_t k, T alpha, cl_mem a, size_t a_offset, size_t lda, size_t stride_a, cl_mem b, size_t b_offset,  \
@@ -111,6 +115,9 @@ tilecl_status gemm_batched(cl_command_queue queue, const Shape& s, const PerMatr
   }
 
 extern "C" {
-TILECL_C_BLAS(f32, float)
-TILECL_C_BLAS(f64, double)
+TILECL_C_GEMV(f32, float, float)
+TILECL_C_GEMV(f64, double, double)
+TILECL_C_GEMV(f16, tilecl::half, float)
+TILECL_C_BATCHED(f32, float)
+TILECL_C_BATCHED(f64, double)
 }

@@ -81,4 +81,5 @@ extern "C" {
 TILECL_C_REDUCE(f32, float, float*)
 TILECL_C_REDUCE(f64, double, double*)
 TILECL_C_REDUCE(i32, std::int32_t, cl_int*)
+TILECL_C_REDUCE(f16, tilecl::half, float*)  // reduced in float: a float result
 }

@@ -34,4 +34,6 @@ TILECL_C_TRANSPOSE(f32, float)
 TILECL_C_TRANSPOSE(f64, double)
 TILECL_C_TRANSPOSE(i32, std::int32_t)
 TILECL_C_TRANSPOSE(u8, std::uint8_t)
+TILECL_C_TRANSPOSE(f16, tilecl::half)
+TILECL_C_TRANSPOSE(bf16, tilecl::bfloat16)
 }

@@ -320,6 +320,145 @@ static void test_gemm_16bit(size_t m, size_t n, size_t k, int bf16) {
   free(values), free(bits), free(got), free(want), free(got_values);
 }
 
+/* --- 16-bit elementwise, transpose, reduce and gemv -------------------------------------------------------- */
+
+/* Random halves k / 1024 for integers |k| < 2048: normal (or zero) and exact, so sums and products of them need
+ * rounding back to half. */
+static void random_halves(uint16_t* bits, float* values, size_t count) {
+  size_t i;
+  for (i = 0; i < count; ++i) {
+    values[i] = (float)((int)(uniform() * 4095) - 2047) / 1024.0f;
+    bits[i] = exact_half_bits(values[i]);
+  }
+}
+
+/* Each 16-bit result within one rounding to half (2^-11 of the exact value, 2^-25 absolute below half's normal range)
+ * plus `accumulation` x magnitude[i] (the float arithmetic before it; magnitude NULL: none). */
+static void check_halves(const uint16_t* got, const double* want, const double* magnitude, double accumulation,
+                         size_t count, const char* what) {
+  size_t i, bad = 0, first = 0;
+  for (i = 0; i < count; ++i) {
+    double bound = ldexp(fabs(want[i]), -11) + ldexp(1.0, -25) + (magnitude ? accumulation * magnitude[i] : 0.0);
+    if (!(fabs(half_bits_value(got[i]) - want[i]) <= bound) && bad++ == 0) first = i;
+  }
+  CHECK(bad == 0, "%s: %zu of %zu elements differ, first at %zu: %g, expected %g", what, bad, count, first,
+        bad ? half_bits_value(got[first]) : 0.0, bad ? want[first] : 0.0);
+}
+
+/* vector_add_f16 and axpy_f16 (alpha 0.75) at element offsets, and a sum past 65504 that must give infinity. */
+static void test_elementwise_f16(size_t n, size_t offset) {
+  uint16_t* a = malloc((n + offset + 1) * sizeof(uint16_t));
+  uint16_t* b = malloc((n + offset + 1) * sizeof(uint16_t));
+  uint16_t* got = malloc((n + offset + 1) * sizeof(uint16_t));
+  float* a_values = malloc((n + offset + 1) * sizeof(float));
+  float* b_values = malloc((n + offset + 1) * sizeof(float));
+  double* want = new_doubles(n);
+  cl_mem a_buffer, b_buffer, c_buffer;
+  size_t i;
+  random_halves(a, a_values, n + offset), random_halves(b, b_values, n + offset);
+  if (n > 0) a[offset] = b[offset] = exact_half_bits(60000.0f), a_values[offset] = b_values[offset] = 60000.0f;
+  a_buffer = upload(a, n + offset, 2), b_buffer = upload(b, n + offset, 2), c_buffer = upload(NULL, n, 2);
+  CHECK_OK(tilecl_vector_add_f16(queue, n, a_buffer, GUARD + offset, b_buffer, GUARD + offset, c_buffer, GUARD, 0,
+                                 NULL, NULL));
+  download(c_buffer, got, n, 2, "vector_add_f16");
+  for (i = 0; i < n; ++i) want[i] = (double)a_values[offset + i] + b_values[offset + i];
+  if (n > 0) CHECK(got[0] == 0x7c00u, "vector_add_f16: 60000 + 60000 gave bits %04x, not infinity", got[0]);
+  if (n > 1) check_halves(got + 1, want + 1, NULL, 0.0, n - 1, "vector_add_f16");
+  CHECK_OK(tilecl_axpy_f16(queue, n, 0.75f, a_buffer, GUARD + offset, b_buffer, GUARD + offset, 0, NULL, NULL));
+  download(b_buffer, got, n + offset, 2, "axpy_f16");
+  for (i = 0; i < n; ++i) want[i] = 0.75 * a_values[offset + i] + b_values[offset + i];
+  CHECK(memcmp(got, b, offset * 2) == 0, "axpy_f16 wrote before its offset");
+  if (n > 0) CHECK(got[offset] == 0x7c00u, "axpy_f16: 0.75 * 60000 + 60000 gave bits %04x", got[offset]);
+  if (n > 1) check_halves(got + offset + 1, want + 1, NULL, 0.0, n - 1, "axpy_f16");
+  clReleaseMemObject(a_buffer), clReleaseMemObject(b_buffer), clReleaseMemObject(c_buffer);
+  free(a), free(b), free(got), free(a_values), free(b_values), free(want);
+}
+
+/* transpose_f16 and _bf16 move any 16 bits (NaN and infinity patterns included) unchanged: in rows x cols with
+ * ld_in = cols + 3, out with ld_out = rows + 1, the padding untouched. */
+static void test_transpose_16bit(size_t rows, size_t cols, int bf16) {
+  size_t ld_in = cols + 3, ld_out = rows + 1, r, c, bad = 0;
+  uint16_t* in = malloc(rows * ld_in * sizeof(uint16_t));
+  uint16_t* out = malloc(cols * ld_out * sizeof(uint16_t));
+  uint16_t* got = malloc(cols * ld_out * sizeof(uint16_t));
+  cl_mem in_buffer, out_buffer;
+  for (r = 0; r < rows * ld_in; ++r) in[r] = (uint16_t)(uniform() * 65536);
+  for (r = 0; r < cols * ld_out; ++r) out[r] = 0x5a5a;
+  in_buffer = upload(in, rows * ld_in, 2), out_buffer = upload(out, cols * ld_out, 2);
+  CHECK_OK((bf16 ? tilecl_transpose_bf16 : tilecl_transpose_f16)(queue, rows, cols, in_buffer, GUARD, ld_in,
+                                                                out_buffer, GUARD, ld_out, 0, NULL, NULL));
+  download(out_buffer, got, cols * ld_out, 2, bf16 ? "transpose_bf16" : "transpose_f16");
+  for (r = 0; r < rows; ++r)
+    for (c = 0; c < cols; ++c) out[c * ld_out + r] = in[r * ld_in + c];
+  for (r = 0; r < cols * ld_out; ++r) bad += got[r] != out[r];
+  CHECK(bad == 0, "transpose_%s %zux%zu: %zu elements differ (padding included)", bf16 ? "bf16" : "f16", rows, cols,
+        bad);
+  clReleaseMemObject(in_buffer), clReleaseMemObject(out_buffer);
+  free(in), free(out), free(got);
+}
+
+/* reduce_f16: the sum within float summation's bound (n + 2) 2^-24 sum |x|, min, max and argmax exact, into a float
+ * result buffer at an offset and to the host. */
+static void test_reduce_f16(size_t n) {
+  uint16_t* x = malloc(n * sizeof(uint16_t));
+  float* values = malloc(n * sizeof(float));
+  float value, device_min[3];
+  double sum = 0, absolute = 0, max = -10, min = 10;
+  size_t i, index, argmax = 0;
+  cl_mem x_buffer, result = upload(NULL, 3, sizeof(float));
+  random_halves(x, values, n);
+  for (i = 0; i < n; ++i) {
+    sum += values[i], absolute += fabs(values[i]);
+    if (values[i] > max) max = values[i], argmax = i;
+    if (values[i] < min) min = values[i];
+  }
+  x_buffer = upload(x, n, 2);
+  CHECK_OK(tilecl_reduce_value_f16(queue, TILECL_SUM, n, x_buffer, GUARD, &value, 0, NULL));
+  CHECK(fabs(value - sum) <= (double)(n + 2) * ldexp(absolute, -24), "reduce_value_f16 sum n=%zu: %.9g, expected %.9g",
+        n, value, sum);
+  CHECK_OK(tilecl_reduce_value_f16(queue, TILECL_MAX, n, x_buffer, GUARD, &value, 0, NULL));
+  CHECK(value == (float)max, "reduce_value_f16 max n=%zu: %g, expected %g", n, value, max);
+  CHECK_OK(tilecl_reduce_index_f16(queue, TILECL_ARGMAX, n, x_buffer, GUARD, &index, 0, NULL));
+  CHECK(index == argmax, "reduce_index_f16 argmax n=%zu: %zu, expected %zu", n, index, argmax);
+  CHECK_OK(tilecl_reduce_f16(queue, TILECL_MIN, n, x_buffer, GUARD, result, GUARD + 2, 0, NULL, NULL));
+  download(result, device_min, 3, sizeof(float), "reduce_f16 min");
+  CHECK(device_min[2] == (float)min, "reduce_f16 min n=%zu: %g, expected %g", n, device_min[2], min);
+  clReleaseMemObject(x_buffer), clReleaseMemObject(result);
+  free(x), free(values);
+}
+
+/* gemv_f16: y = 0.75 A x - 0.5 y, row-major A m x n (lda = n + 2), x at step 2, y contiguous at an offset; each y
+ * within gemv.hpp's bound (n + 2) 2^-24 magnitude plus the rounding to half. */
+static void test_gemv_f16(size_t m, size_t n) {
+  size_t lda = n + 2, x_span = 2 * (n - 1) + 1, i, j;
+  uint16_t* a = malloc(m * lda * sizeof(uint16_t));
+  uint16_t* x = malloc(x_span * sizeof(uint16_t));
+  uint16_t* y = malloc((m + 1) * sizeof(uint16_t));
+  float* a_values = malloc(m * lda * sizeof(float));
+  float* x_values = malloc(x_span * sizeof(float));
+  float* y_values = malloc((m + 1) * sizeof(float));
+  double* want = new_doubles(m);
+  double* magnitude = new_doubles(m);
+  cl_mem a_buffer, x_buffer, y_buffer;
+  random_halves(a, a_values, m * lda), random_halves(x, x_values, x_span), random_halves(y, y_values, m + 1);
+  for (i = 0; i < m; ++i) {
+    double total = 0, size = 0;
+    for (j = 0; j < n; ++j) {
+      total += (double)a_values[i * lda + j] * x_values[2 * j];
+      size += fabs((double)a_values[i * lda + j] * x_values[2 * j]);
+    }
+    want[i] = 0.75 * total - 0.5 * y_values[1 + i];
+    magnitude[i] = 0.75 * size + 0.5 * fabs(y_values[1 + i]);
+  }
+  a_buffer = upload(a, m * lda, 2), x_buffer = upload(x, x_span, 2), y_buffer = upload(y, m + 1, 2);
+  CHECK_OK(tilecl_gemv_f16(queue, TILECL_ROW_MAJOR, TILECL_NO_TRANSPOSE, m, n, 0.75f, a_buffer, GUARD, lda, x_buffer,
+                           GUARD, 2, -0.5f, y_buffer, GUARD + 1, 1, 0, NULL, NULL));
+  download(y_buffer, y, m + 1, 2, "gemv_f16");
+  check_halves(y + 1, want, magnitude, (double)(n + 2) * ldexp(1.0, -24) * (1 + ldexp(1.0, -11)), m, "gemv_f16");
+  clReleaseMemObject(a_buffer), clReleaseMemObject(x_buffer), clReleaseMemObject(y_buffer);
+  free(a), free(x), free(y), free(a_values), free(x_values), free(y_values), free(want), free(magnitude);
+}
+
 /* Float gemm in TF32 mode: within TF32's bound (2^-10 + 2 (k + 5) 2^-24 of the magnitude, here below k + 1); a mode
  * outside the enumeration is CL_INVALID_VALUE. */
 static void test_gemm_tf32(size_t m, size_t n, size_t k) {
@@ -609,6 +748,9 @@ static void test_errors(void) {
   CHECK(strcmp(tilecl_status_name(TILECL_ERROR_UNKNOWN), "TILECL_ERROR_UNKNOWN") == 0, "unknown status name");
   CHECK(strcmp(tilecl_status_name(-1001), "CL_PLATFORM_NOT_FOUND_KHR") == 0, "-1001: %s", tilecl_status_name(-1001));
 
+  status = tilecl_axpy_f16(queue, 1000, 1.0f, small, 0, small, GUARD + 10, 0, NULL, NULL);
+  CHECK(status == CL_INVALID_BUFFER_SIZE && contains(tilecl_last_error_message(), "of 2 bytes"),
+        "too small a buffer of halves: %s", tilecl_last_error_message());
   status = tilecl_axpy_f32(queue, 1, 1.0f, small, GUARD, small, GUARD + 1, 2, NULL, NULL);
   CHECK(status == CL_INVALID_EVENT_WAIT_LIST, "count without a list: %s", tilecl_status_name(status));
   status = tilecl_box_blur_f32(queue, 2, 2, 1, small, GUARD, 2, small, GUARD + 4, 2, 1, 1, (tilecl_border)7, 0,
@@ -685,6 +827,10 @@ int main(void) {
   test_gemm(37, 29, 41), test_gemm(1, 67, 3);
   test_gemm_16bit(23, 19, 37, 0), test_gemm_16bit(23, 19, 37, 1), test_gemm_16bit(1, 1, 1, 0);
   test_gemm_tf32(29, 31, 43);
+  test_elementwise_f16(1, 0), test_elementwise_f16(4099, 3);
+  test_transpose_16bit(37, 53, 0), test_transpose_16bit(1, 67, 1), test_transpose_16bit(67, 1, 0);
+  test_reduce_f16(1), test_reduce_f16(100003);
+  test_gemv_f16(29, 37), test_gemv_f16(1, 1);
   test_gemv(29, 37);
   test_batched(5, 7, 6, 3);
   /* One border each (every border is a program of its own, slow to build on a CPU; ops.convolve tests them all,

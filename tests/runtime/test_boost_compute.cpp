@@ -156,6 +156,97 @@ TEST_SUITE("runtime.boost_compute") {
                     Error);  // c holds m x n elements, not m x k
   }
 
+  TEST_CASE("boost compute: axpy, vector_add, reductions and gemv on half vectors, transposes of half and bfloat16") {
+    boost::compute::context context(device().context());
+    boost::compute::command_queue queue(context, boost::compute::device(device().device()));
+    auto random = test::random_engine("boost-half");
+    const auto halves = [&](std::size_t count) {
+      std::vector<half> values;
+      for (float x : test::random_vector<float>(count, random)) values.emplace_back(x);
+      return values;
+    };
+    const auto download = [&](const auto& vector) {
+      std::vector<typename std::decay_t<decltype(vector)>::value_type> host(vector.size());
+      boost::compute::copy(vector.begin(), vector.end(), host.begin(), queue);
+      return host;
+    };
+    // Within one rounding to half of the exact value plus `accumulation` (the float arithmetic before it).
+    const auto near = [](half got, double want, double accumulation) {
+      return std::abs(static_cast<float>(got) - want) <= 0x1p-11 * std::abs(want) + accumulation + 0x1p-25;
+    };
+    const std::size_t n = 1031, at = 3;
+    const auto x_host = halves(n + at), y_host = halves(n + at);
+    boost::compute::vector<half> x(x_host.begin(), x_host.end(), queue), y(y_host.begin(), y_host.end(), queue);
+    compute::axpy(queue, 0.75f, x.begin() + at, x.end(), y.begin()).wait();
+    auto got = download(y);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n + at; ++i) {
+      const double exact = i < n ? 0.75 * x_host[at + i] + y_host[i] : static_cast<double>(y_host[i]);
+      bad += !near(got[i], exact, 0x1p-23 * (0.75 * std::abs(x_host[at + i]) + std::abs(y_host[i])));
+    }
+    CHECK(bad == 0);
+    boost::compute::vector<half> c(n + at, context);
+    compute::vector_add(queue, x, y, c).wait();
+    const auto sums = download(c);
+    bad = 0;
+    for (std::size_t i = 0; i < n + at; ++i) bad += !near(sums[i], static_cast<double>(x_host[i]) + got[i], 0.0);
+    CHECK(bad == 0);
+
+    double sum = 0, absolute = 0;
+    for (half v : x_host) sum += v, absolute += std::abs(static_cast<float>(v));
+    const float total = compute::reduce_value(queue, ReduceOp::Sum, x);  // half is reduced in float
+    CHECK(std::abs(total - sum) <= (n + at + 2) * 0x1p-24 * absolute);
+    const auto smallest = std::min_element(x_host.begin() + at, x_host.end(), [](half a, half b) { return a < b; });
+    CHECK(compute::reduce_index(queue, ReduceOp::ArgMin, x.begin() + at, x.end()) ==
+          static_cast<std::size_t>(smallest - (x_host.begin() + at)));
+    boost::compute::vector<float> maximum(2, context);
+    compute::reduce(queue, ReduceOp::Max, x.begin() + at, x.end(), maximum.begin() + 1).wait();
+    CHECK(download(maximum)[1] == static_cast<float>(*std::max_element(x_host.begin() + at, x_host.end(),
+                                                                       [](half a, half b) { return a < b; })));
+    CHECK_THROWS_AS(compute::reduce(queue, ReduceOp::Sum, x, c), Error);  // the sum of halves is a float
+
+    // gemv: dense row-major A 23 x 31 (from x's values), both orientations, within gemv.hpp's half bound.
+    const std::size_t m = 23, cols = 31;
+    for (Transpose trans : {Transpose::No, Transpose::Yes}) {
+      CAPTURE(static_cast<int>(trans));
+      const bool transposed = trans == Transpose::Yes;
+      const std::size_t in_length = transposed ? m : cols, out_length = transposed ? cols : m;
+      const auto v_host = halves(in_length), w_host = halves(out_length);
+      boost::compute::vector<half> v(v_host.begin(), v_host.end(), queue), w(w_host.begin(), w_host.end(), queue);
+      compute::gemv(queue, Layout::RowMajor, trans, m, cols, 1.5f, x, v, -0.5f, w).wait();
+      const auto result = download(w);
+      bad = 0;
+      for (std::size_t i = 0; i < out_length; ++i) {
+        double exact = 0, magnitude = 0;
+        for (std::size_t j = 0; j < in_length; ++j) {
+          const double product = static_cast<double>(x_host[transposed ? j * cols + i : i * cols + j]) * v_host[j];
+          exact += product, magnitude += std::abs(product);
+        }
+        magnitude = 1.5 * magnitude + 0.5 * std::abs(w_host[i]);
+        bad += !near(result[i], 1.5 * exact - 0.5 * w_host[i], (in_length + 2) * 0x1p-24 * magnitude * (1 + 0x1p-11));
+      }
+      CHECK(bad == 0);
+    }
+
+    // Transposes move the bits: half from x's 13 x 29 sub-matrix at element 5 (ld 31), bfloat16 whole.
+    boost::compute::vector<half> t(29 * 14, context);
+    compute::transpose(queue, 13, 29, x.begin() + 5, 31, t.begin(), 14).wait();
+    const auto moved = download(t);
+    bad = 0;
+    for (std::size_t r = 0; r < 13; ++r)
+      for (std::size_t col = 0; col < 29; ++col) bad += moved[col * 14 + r].bits != x_host[5 + r * 31 + col].bits;
+    CHECK(bad == 0);
+    std::vector<bfloat16> b_host;
+    for (float v : test::random_vector<float>(7 * 11, random)) b_host.emplace_back(v);
+    boost::compute::vector<bfloat16> b(b_host.begin(), b_host.end(), queue), bt(7 * 11, context);
+    compute::transpose(queue, 7, 11, b, bt).wait();
+    const auto b_moved = download(bt);
+    bad = 0;
+    for (std::size_t r = 0; r < 7; ++r)
+      for (std::size_t col = 0; col < 11; ++col) bad += b_moved[col * 7 + r].bits != b_host[r * 11 + col].bits;
+    CHECK(bad == 0);
+  }
+
   TEST_CASE("boost compute: gemv on vectors and on iterators with offsets and steps match the host reference") {
     boost::compute::context context(device().context());
     boost::compute::command_queue queue(context, boost::compute::device(device().device()));
