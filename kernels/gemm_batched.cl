@@ -143,8 +143,7 @@
 #define VTYPE TILECL_CAT(DTYPE, VEC)
 #if HALF_STORAGE
 #define BT_VLOADU(pointer) TILECL_CAT(vload_half, VEC)(0, (const __global half*)(pointer))
-#define BT_VSTOREU(value, pointer) \
-  TILECL_CAT(TILECL_CAT(vstore_half, VEC), _rte)(value, 0, (__global half*)(pointer))
+#define BT_VSTOREU(value, pointer) TILECL_CAT(TILECL_CAT(vstore_half, VEC), _rte)(value, 0, (__global half*)(pointer))
 #else
 #define BT_VLOADU(pointer) TILECL_CAT(vload, VEC)(0, pointer)
 #define BT_VSTOREU(value, pointer) TILECL_CAT(vstore, VEC)(value, 0, pointer)

@@ -137,8 +137,8 @@ DenseLeading dense_gemm_operands(Layout layout, Transpose trans_a, Transpose tra
   require_holds("gemm", c, m, n, "c");
   return dense_leading(layout, trans_a, trans_b, m, n, k);
 }
-// The scalars (alpha, beta) of axpy, gemv and gemm: float for the 16-bit floats (tilecl::half, tilecl::bfloat16), T
-// otherwise. Not deduced: T comes from the vectors or iterators.
+// The scalars (alpha, beta) of axpy, gemv, gemm and the batched gemms: float for the 16-bit floats (tilecl::half,
+// tilecl::bfloat16), T otherwise. Not deduced: T comes from the vectors or iterators.
 template <typename T>
 using scalar = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
 // `offsets` shifted by the start iterator's index (the offsets of the matrices in the whole buffer).
@@ -362,14 +362,16 @@ boost::compute::event gemv(boost::compute::command_queue& queue, Layout layout, 
 }
 
 // C_i = alpha op(A_i) op(B_i) + beta C_i for i < batch_count (tilecl::gemm_strided_batched): matrix i of A at
-// a_first + i * stride_a with leading dimension lda (likewise B and C).
+// a_first + i * stride_a with leading dimension lda (likewise B and C). T: float, double or tilecl::half (float
+// alpha and beta, and float alphas and betas below).
 template <typename T>
 boost::compute::event gemm_strided_batched(boost::compute::command_queue& queue, Layout layout, Transpose trans_a,
-                                           Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
-                                           iterator<T> a_first, std::size_t lda, std::size_t stride_a,
-                                           iterator<T> b_first, std::size_t ldb, std::size_t stride_b, T beta,
-                                           iterator<T> c_first, std::size_t ldc, std::size_t stride_c,
-                                           std::size_t batch_count, const wait_list& events = wait_list()) {
+                                           Transpose trans_b, std::size_t m, std::size_t n, std::size_t k,
+                                           interop_detail::scalar<T> alpha, iterator<T> a_first, std::size_t lda,
+                                           std::size_t stride_a, iterator<T> b_first, std::size_t ldb,
+                                           std::size_t stride_b, interop_detail::scalar<T> beta, iterator<T> c_first,
+                                           std::size_t ldc, std::size_t stride_c, std::size_t batch_count,
+                                           const wait_list& events = wait_list()) {
   return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
     cl::Buffer c = buffer(c_first);
     return tilecl::gemm_strided_batched<T>(q, layout, trans_a, trans_b, m, n, k, alpha, buffer(a_first),
@@ -382,9 +384,10 @@ boost::compute::event gemm_strided_batched(boost::compute::command_queue& queue,
 // overload stores them; stride = the matrix's size).
 template <typename T>
 boost::compute::event gemm_strided_batched(boost::compute::command_queue& queue, Layout layout, Transpose trans_a,
-                                           Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
-                                           const boost::compute::vector<T>& a, const boost::compute::vector<T>& b,
-                                           T beta, boost::compute::vector<T>& c, std::size_t batch_count,
+                                           Transpose trans_b, std::size_t m, std::size_t n, std::size_t k,
+                                           interop_detail::scalar<T> alpha, const boost::compute::vector<T>& a,
+                                           const boost::compute::vector<T>& b, interop_detail::scalar<T> beta,
+                                           boost::compute::vector<T>& c, std::size_t batch_count,
                                            const wait_list& events = wait_list()) {
   interop_detail::require_holds_batch("gemm_strided_batched", a, batch_count, m, k, "a");
   interop_detail::require_holds_batch("gemm_strided_batched", b, batch_count, k, n, "b");
@@ -399,10 +402,10 @@ boost::compute::event gemm_strided_batched(boost::compute::command_queue& queue,
 template <typename T>
 boost::compute::event gemm_batched(boost::compute::command_queue& queue, Layout layout, Transpose trans_a,
                                    Transpose trans_b, std::size_t m, std::size_t n, std::size_t k,
-                                   const std::vector<T>& alphas, iterator<T> a_first,
+                                   const std::vector<interop_detail::scalar<T>>& alphas, iterator<T> a_first,
                                    const std::vector<std::size_t>& a_offsets, std::size_t lda, iterator<T> b_first,
                                    const std::vector<std::size_t>& b_offsets, std::size_t ldb,
-                                   const std::vector<T>& betas, iterator<T> c_first,
+                                   const std::vector<interop_detail::scalar<T>>& betas, iterator<T> c_first,
                                    const std::vector<std::size_t>& c_offsets, std::size_t ldc,
                                    const wait_list& events = wait_list()) {
   return interop_detail::call(queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
@@ -417,10 +420,11 @@ boost::compute::event gemm_batched(boost::compute::command_queue& queue, Layout 
 template <typename T>
 boost::compute::event gemm_batched(boost::compute::command_queue& queue, Layout layout, Transpose trans_a,
                                    Transpose trans_b, std::size_t m, std::size_t n, std::size_t k,
-                                   const std::vector<T>& alphas, const boost::compute::vector<T>& a,
-                                   const std::vector<std::size_t>& a_offsets, std::size_t lda,
-                                   const boost::compute::vector<T>& b, const std::vector<std::size_t>& b_offsets,
-                                   std::size_t ldb, const std::vector<T>& betas, boost::compute::vector<T>& c,
+                                   const std::vector<interop_detail::scalar<T>>& alphas,
+                                   const boost::compute::vector<T>& a, const std::vector<std::size_t>& a_offsets,
+                                   std::size_t lda, const boost::compute::vector<T>& b,
+                                   const std::vector<std::size_t>& b_offsets, std::size_t ldb,
+                                   const std::vector<interop_detail::scalar<T>>& betas, boost::compute::vector<T>& c,
                                    const std::vector<std::size_t>& c_offsets, std::size_t ldc,
                                    const wait_list& events = wait_list()) {
   return compute::gemm_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alphas, a.begin(), a_offsets, lda,

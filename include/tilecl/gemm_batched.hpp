@@ -32,12 +32,12 @@ namespace tilecl {
 // size (src/ops/gemm_batched_tuning.cpp).
 template <typename T>
 detail::BatchedEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a,
-                                              Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
-                                              const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-                                              std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
-                                              std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
-                                              std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
-                                              std::size_t batch_count, const std::vector<cl::Event>* wait = nullptr);
+                                             Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                                             const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
+                                             std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
+                                             std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
+                                             std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
+                                             std::size_t batch_count, const std::vector<cl::Event>* wait = nullptr);
 
 // C_i = alphas[i] * op(A_i) * op(B_i) + betas[i] * C_i for i < batch_count, as gemm_strided_batched but with
 // each matrix at its own offset (a_offsets[i] in a, b_offsets[i] in b, c_offsets[i] in c) and its own scalars
@@ -49,12 +49,12 @@ detail::BatchedEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout lay
 // call keeps until the transfer is complete), so the vectors may be changed or freed once the call returns.
 template <typename T>
 detail::BatchedEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                                      std::size_t m, std::size_t n, std::size_t k, const std::vector<T>& alphas,
-                                      const cl::Buffer& a, const std::vector<std::size_t>& a_offsets, std::size_t lda,
-                                      const cl::Buffer& b, const std::vector<std::size_t>& b_offsets, std::size_t ldb,
-                                      const std::vector<T>& betas, cl::Buffer& c,
-                                      const std::vector<std::size_t>& c_offsets, std::size_t ldc,
-                                      const std::vector<cl::Event>* wait = nullptr);
+                                     std::size_t m, std::size_t n, std::size_t k, const std::vector<T>& alphas,
+                                     const cl::Buffer& a, const std::vector<std::size_t>& a_offsets, std::size_t lda,
+                                     const cl::Buffer& b, const std::vector<std::size_t>& b_offsets, std::size_t ldb,
+                                     const std::vector<T>& betas, cl::Buffer& c,
+                                     const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                                     const std::vector<cl::Event>* wait = nullptr);
 
 // Both on tilecl::half storage (A, B and C hold IEEE binary16; no cl_khr_fp16 needed) with float alpha and beta
 // (gemm_batched: std::vector<float> alphas and betas): elements are read as float, products and sums computed in
@@ -63,12 +63,12 @@ detail::BatchedEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Tra
 // stored values. Otherwise as above.
 template <typename T>
 detail::HalfEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                                          std::size_t m, std::size_t n, std::size_t k, float alpha,
-                                          const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-                                          std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
-                                          std::size_t ldb, std::size_t stride_b, float beta, cl::Buffer& c,
-                                          std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
-                                          std::size_t batch_count, const std::vector<cl::Event>* wait = nullptr);
+                                          std::size_t m, std::size_t n, std::size_t k, float alpha, const cl::Buffer& a,
+                                          std::size_t a_offset, std::size_t lda, std::size_t stride_a,
+                                          const cl::Buffer& b, std::size_t b_offset, std::size_t ldb,
+                                          std::size_t stride_b, float beta, cl::Buffer& c, std::size_t c_offset,
+                                          std::size_t ldc, std::size_t stride_c, std::size_t batch_count,
+                                          const std::vector<cl::Event>* wait = nullptr);
 
 template <typename T>
 detail::HalfEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,

@@ -261,6 +261,22 @@ tilecl_status tilecl_gemm_batched_f64(cl_command_queue queue, tilecl_layout layo
                                       size_t batch_count, cl_uint num_events_in_wait_list,
                                       const cl_event* event_wait_list, cl_event* event);
 
+/* Both on IEEE binary16 (f16) matrices with float scalars: products and sums in float, each C element rounded once
+ * to half; bound in tilecl/gemm_batched.hpp. */
+tilecl_status tilecl_gemm_strided_batched_f16(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,
+                                              tilecl_transpose trans_b, size_t m, size_t n, size_t k, float alpha,
+                                              cl_mem a, size_t a_offset, size_t lda, size_t stride_a, cl_mem b,
+                                              size_t b_offset, size_t ldb, size_t stride_b, float beta, cl_mem c,
+                                              size_t c_offset, size_t ldc, size_t stride_c, size_t batch_count,
+                                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                              cl_event* event);
+tilecl_status tilecl_gemm_batched_f16(cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a,
+                                      tilecl_transpose trans_b, size_t m, size_t n, size_t k, const float* alphas,
+                                      cl_mem a, const size_t* a_offsets, size_t lda, cl_mem b, const size_t* b_offsets,
+                                      size_t ldb, const float* betas, cl_mem c, const size_t* c_offsets, size_t ldc,
+                                      size_t batch_count, cl_uint num_events_in_wait_list,
+                                      const cl_event* event_wait_list, cl_event* event);
+
 /* --- Images (tilecl/color.hpp, tilecl/convolve.hpp) ---------------------------------------------------- */
 
 /* gray = red R + green G + blue B (tilecl::GrayWeights; 0.21, 0.72, 0.07 are the C++ defaults). */

@@ -118,15 +118,16 @@ Handle gemm_strided_batched_call(const std::string& dtype, Handle queue, int lay
                                  std::size_t m, std::size_t n, std::size_t k, double alpha, const Strided& a,
                                  const Strided& b, double beta, const Strided& c, std::size_t batch_count,
                                  const HandleList& wait) {
-  return with_dtype<float, double>("gemm_strided_batched", dtype, [&](auto type) {
+  return with_dtype<float, double, half>("gemm_strided_batched", dtype, [&](auto type) {
     using T = decltype(type);
     cl::CommandQueue command_queue = queue_from(queue);
     cl::Buffer product = buffer_from(std::get<0>(c));
     return hand_over(gemm_strided_batched<T>(
         command_queue, static_cast<Layout>(layout), static_cast<Transpose>(trans_a), static_cast<Transpose>(trans_b), m,
-        n, k, static_cast<T>(alpha), buffer_from(std::get<0>(a)), std::get<1>(a), std::get<2>(a), std::get<3>(a),
-        buffer_from(std::get<0>(b)), std::get<1>(b), std::get<2>(b), std::get<3>(b), static_cast<T>(beta), product,
-        std::get<1>(c), std::get<2>(c), std::get<3>(c), batch_count, WaitList(wait).get()));
+        n, k, static_cast<Scalar<T>>(alpha), buffer_from(std::get<0>(a)), std::get<1>(a), std::get<2>(a),
+        std::get<3>(a), buffer_from(std::get<0>(b)), std::get<1>(b), std::get<2>(b), std::get<3>(b),
+        static_cast<Scalar<T>>(beta), product, std::get<1>(c), std::get<2>(c), std::get<3>(c), batch_count,
+        WaitList(wait).get()));
   });
 }
 

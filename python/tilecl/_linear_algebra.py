@@ -27,7 +27,7 @@ from ._types import MathMode, ReduceOp, enumerator
 Array = cl_array.Array
 Events = Optional[Sequence[cl.Event]]
 FLOATS = ("float32", "float64")
-ELEMENTWISE_TYPES = ("float32", "float64", "float16")  # vector_add, axpy and gemv
+ELEMENTWISE_TYPES = ("float32", "float64", "float16")  # vector_add, axpy, gemv and gemm_strided_batched
 TRANSPOSE_TYPES = ("float32", "float64", "int32", "uint8", "float16", "bfloat16")
 REDUCE_TYPES = ("float32", "float64", "int32", "float16")
 GEMM_TYPES = ("float32", "float64", "float16", "bfloat16")
@@ -403,7 +403,8 @@ def gemm_strided_batched(
     wait_for: Events = None,
 ) -> Array:
     """``out[i] = alpha * a[i] @ b[i] + beta * out[i]`` for every i, in one launch (tilecl::gemm_strided_batched),
-    float32 or float64 (tilecl has no 16-bit batched gemm): ``a`` (batch, m, k), ``b`` (batch, k, n), ``out``
+    float32, float64 or float16 (float16: float32 ``alpha``, ``beta`` and sums, each result rounded once to float16,
+    as :func:`gemv`): ``a`` (batch, m, k), ``b`` (batch, k, n), ``out``
     (batch, m, n). Each matrix may be in C or Fortran order or a transposed view, as in :func:`gemm` (one order
     per array); ``b`` may be a broadcast view (batch stride 0) of one matrix. ``beta`` must be 0 without ``out``.
     """
@@ -411,7 +412,7 @@ def gemm_strided_batched(
     for argument, array in (("a", a), ("b", b)):
         if len(device_array(op, argument, array).shape) != 3:
             refuse(op, argument, f"a batch of matrices must be 3-D, this array has shape {tuple(array.shape)}")
-    dtype = dtype_of(op, "a", a, FLOATS)
+    dtype = dtype_of(op, "a", a, ELEMENTWISE_TYPES)
     same_dtype(op, "b", b, dtype)
     (batch, m, k), (batch_b, k_b, n) = (tuple(int(size) for size in array.shape) for array in (a, b))
     if batch_b != batch or k_b != k:

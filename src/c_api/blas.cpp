@@ -36,9 +36,10 @@ struct Shape {
   size_t m, n, k;
 };
 
-template <typename T>
-tilecl_status gemm_strided_batched(cl_command_queue queue, const Shape& s, T alpha, const Operand& a, const Operand& b,
-                                   T beta, const Operand& c, size_t batch_count, const Events& events) {
+template <typename T, typename Scalar>
+tilecl_status gemm_strided_batched(cl_command_queue queue, const Shape& s, Scalar alpha, const Operand& a,
+                                   const Operand& b, Scalar beta, const Operand& c, size_t batch_count,
+                                   const Events& events) {
   constexpr const char* kOp = "gemm_strided_batched";
   return enqueue(kOp, queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
     cl::Buffer out = buffer(kOp, "c", c.buffer);
@@ -58,14 +59,14 @@ std::vector<V> host_array(const char* name, const V* values, size_t count) {
 }
 
 // Per-matrix offsets and scalars of gemm_batched: host arrays of batch_count entries.
-template <typename T>
+template <typename Scalar>
 struct PerMatrix {
-  const T *alphas, *betas;
+  const Scalar *alphas, *betas;
   const size_t *a_offsets, *b_offsets, *c_offsets;
 };
 
-template <typename T>
-tilecl_status gemm_batched(cl_command_queue queue, const Shape& s, const PerMatrix<T>& per, const Operand& a,
+template <typename T, typename Scalar>
+tilecl_status gemm_batched(cl_command_queue queue, const Shape& s, const PerMatrix<Scalar>& per, const Operand& a,
                            const Operand& b, const Operand& c, size_t batch_count, const Events& events) {
   constexpr const char* kOp = "gemm_batched";
   return enqueue(kOp, queue, events, [&](cl::CommandQueue& q, const std::vector<cl::Event>* wait) {
@@ -94,30 +95,31 @@ tilecl_status gemm_batched(cl_command_queue queue, const Shape& s, const PerMatr
                                           TILECL_C_EVENTS);                                                          \
   }
 
-#define TILECL_C_BATCHED(suffix, T)                                                                                    \
+#define TILECL_C_BATCHED(suffix, T, Scalar)                                                                            \
   tilecl_status tilecl_gemm_strided_batched_##suffix(                                                                  \
       cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a, tilecl_transpose trans_b, size_t m,      \
-      size_t n, size_t k, T alpha, cl_mem a, size_t a_offset, size_t lda, size_t stride_a, cl_mem b, size_t b_offset,  \
-      size_t ldb, size_t stride_b, T beta, cl_mem c, size_t c_offset, size_t ldc, size_t stride_c, size_t batch_count, \
-      TILECL_C_WAIT_PARAMETERS) {                                                                                      \
-    return tilecl::c_api::gemm_strided_batched<T>(queue, {layout, trans_a, trans_b, m, n, k}, alpha,                   \
-                                                  {a, a_offset, lda, stride_a}, {b, b_offset, ldb, stride_b}, beta,    \
-                                                  {c, c_offset, ldc, stride_c}, batch_count, TILECL_C_EVENTS);         \
+      size_t n, size_t k, Scalar alpha, cl_mem a, size_t a_offset, size_t lda, size_t stride_a, cl_mem b,              \
+      size_t b_offset, size_t ldb, size_t stride_b, Scalar beta, cl_mem c, size_t c_offset, size_t ldc,                \
+      size_t stride_c, size_t batch_count, TILECL_C_WAIT_PARAMETERS) {                                                 \
+    return tilecl::c_api::gemm_strided_batched<T, Scalar>(                                                             \
+        queue, {layout, trans_a, trans_b, m, n, k}, alpha, {a, a_offset, lda, stride_a}, {b, b_offset, ldb, stride_b}, \
+        beta, {c, c_offset, ldc, stride_c}, batch_count, TILECL_C_EVENTS);                                             \
   }                                                                                                                    \
   tilecl_status tilecl_gemm_batched_##suffix(                                                                          \
       cl_command_queue queue, tilecl_layout layout, tilecl_transpose trans_a, tilecl_transpose trans_b, size_t m,      \
-      size_t n, size_t k, const T* alphas, cl_mem a, const size_t* a_offsets, size_t lda, cl_mem b,                    \
-      const size_t* b_offsets, size_t ldb, const T* betas, cl_mem c, const size_t* c_offsets, size_t ldc,              \
+      size_t n, size_t k, const Scalar* alphas, cl_mem a, const size_t* a_offsets, size_t lda, cl_mem b,               \
+      const size_t* b_offsets, size_t ldb, const Scalar* betas, cl_mem c, const size_t* c_offsets, size_t ldc,         \
       size_t batch_count, TILECL_C_WAIT_PARAMETERS) {                                                                  \
-    return tilecl::c_api::gemm_batched<T>(queue, {layout, trans_a, trans_b, m, n, k},                                  \
-                                          {alphas, betas, a_offsets, b_offsets, c_offsets}, {a, 0, lda, 0},            \
-                                          {b, 0, ldb, 0}, {c, 0, ldc, 0}, batch_count, TILECL_C_EVENTS);               \
+    return tilecl::c_api::gemm_batched<T, Scalar>(queue, {layout, trans_a, trans_b, m, n, k},                          \
+                                                  {alphas, betas, a_offsets, b_offsets, c_offsets}, {a, 0, lda, 0},    \
+                                                  {b, 0, ldb, 0}, {c, 0, ldc, 0}, batch_count, TILECL_C_EVENTS);       \
   }
 
 extern "C" {
 TILECL_C_GEMV(f32, float, float)
 TILECL_C_GEMV(f64, double, double)
 TILECL_C_GEMV(f16, tilecl::half, float)
-TILECL_C_BATCHED(f32, float)
-TILECL_C_BATCHED(f64, double)
+TILECL_C_BATCHED(f32, float, float)
+TILECL_C_BATCHED(f64, double, double)
+TILECL_C_BATCHED(f16, tilecl::half, float)
 }

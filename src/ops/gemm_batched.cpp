@@ -243,36 +243,36 @@ cl::Event offsets_batched(cl::CommandQueue& queue, Layout layout, Transpose tran
 
 template <typename T>
 detail::BatchedEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a,
-                                              Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
-                                              const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-                                              std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
-                                              std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
-                                              std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
-                                              std::size_t batch_count, const std::vector<cl::Event>* wait) {
+                                             Transpose trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                                             const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
+                                             std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
+                                             std::size_t ldb, std::size_t stride_b, T beta, cl::Buffer& c,
+                                             std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
+                                             std::size_t batch_count, const std::vector<cl::Event>* wait) {
   return detail::strided_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, stride_a, b,
                                     b_offset, ldb, stride_b, beta, c, c_offset, ldc, stride_c, batch_count, wait);
 }
 
 template <typename T>
 detail::HalfEvent<T> gemm_strided_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                                          std::size_t m, std::size_t n, std::size_t k, float alpha,
-                                          const cl::Buffer& a, std::size_t a_offset, std::size_t lda,
-                                          std::size_t stride_a, const cl::Buffer& b, std::size_t b_offset,
-                                          std::size_t ldb, std::size_t stride_b, float beta, cl::Buffer& c,
-                                          std::size_t c_offset, std::size_t ldc, std::size_t stride_c,
-                                          std::size_t batch_count, const std::vector<cl::Event>* wait) {
+                                          std::size_t m, std::size_t n, std::size_t k, float alpha, const cl::Buffer& a,
+                                          std::size_t a_offset, std::size_t lda, std::size_t stride_a,
+                                          const cl::Buffer& b, std::size_t b_offset, std::size_t ldb,
+                                          std::size_t stride_b, float beta, cl::Buffer& c, std::size_t c_offset,
+                                          std::size_t ldc, std::size_t stride_c, std::size_t batch_count,
+                                          const std::vector<cl::Event>* wait) {
   return detail::strided_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, stride_a, b,
                                     b_offset, ldb, stride_b, beta, c, c_offset, ldc, stride_c, batch_count, wait);
 }
 
 template <typename T>
 detail::BatchedEvent<T> gemm_batched(cl::CommandQueue& queue, Layout layout, Transpose trans_a, Transpose trans_b,
-                                      std::size_t m, std::size_t n, std::size_t k, const std::vector<T>& alphas,
-                                      const cl::Buffer& a, const std::vector<std::size_t>& a_offsets, std::size_t lda,
-                                      const cl::Buffer& b, const std::vector<std::size_t>& b_offsets, std::size_t ldb,
-                                      const std::vector<T>& betas, cl::Buffer& c,
-                                      const std::vector<std::size_t>& c_offsets, std::size_t ldc,
-                                      const std::vector<cl::Event>* wait) {
+                                     std::size_t m, std::size_t n, std::size_t k, const std::vector<T>& alphas,
+                                     const cl::Buffer& a, const std::vector<std::size_t>& a_offsets, std::size_t lda,
+                                     const cl::Buffer& b, const std::vector<std::size_t>& b_offsets, std::size_t ldb,
+                                     const std::vector<T>& betas, cl::Buffer& c,
+                                     const std::vector<std::size_t>& c_offsets, std::size_t ldc,
+                                     const std::vector<cl::Event>* wait) {
   return detail::offsets_batched<T>(queue, layout, trans_a, trans_b, m, n, k, alphas, a, a_offsets, lda, b, b_offsets,
                                     ldb, betas, c, c_offsets, ldc, wait);
 }
@@ -303,11 +303,11 @@ TILECL_GEMM_BATCHED_INSTANTIATE(float)
 TILECL_GEMM_BATCHED_INSTANTIATE(double)
 #undef TILECL_GEMM_BATCHED_INSTANTIATE
 
-template cl::Event gemm_strided_batched<half>(cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t,
-                                              std::size_t, std::size_t, float, const cl::Buffer&, std::size_t,
-                                              std::size_t, std::size_t, const cl::Buffer&, std::size_t, std::size_t,
-                                              std::size_t, float, cl::Buffer&, std::size_t, std::size_t, std::size_t,
-                                              std::size_t, const std::vector<cl::Event>*);
+template cl::Event gemm_strided_batched<half>(cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t, std::size_t,
+                                              std::size_t, float, const cl::Buffer&, std::size_t, std::size_t,
+                                              std::size_t, const cl::Buffer&, std::size_t, std::size_t, std::size_t,
+                                              float, cl::Buffer&, std::size_t, std::size_t, std::size_t, std::size_t,
+                                              const std::vector<cl::Event>*);
 template cl::Event gemm_batched<half>(cl::CommandQueue&, Layout, Transpose, Transpose, std::size_t, std::size_t,
                                       std::size_t, const std::vector<float>&, const cl::Buffer&,
                                       const std::vector<std::size_t>&, std::size_t, const cl::Buffer&,

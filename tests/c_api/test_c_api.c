@@ -574,6 +574,46 @@ static void test_batched(size_t m, size_t n, size_t k, size_t batch) {
   free(alphas), free(betas);
 }
 
+/* gemm_strided_batched_f16 and gemm_batched_f16 (per-matrix float scalars, A listed backwards, B shared): each
+ * result within one rounding to half plus the float sums' bound. */
+static void test_batched_f16(size_t m, size_t n, size_t k, size_t batch) {
+  size_t a_count = batch * m * k, c_count = batch * m * n, i;
+  float *a = malloc(a_count * sizeof(float)), *b = malloc(k * n * sizeof(float)), *c = malloc(c_count * sizeof(float));
+  uint16_t *a_bits = malloc(a_count * 2), *b_bits = malloc(k * n * 2), *c_bits = malloc(c_count * 2);
+  uint16_t* got = malloc(c_count * 2);
+  double *want = new_doubles(c_count), *magnitude = new_doubles(c_count);
+  size_t *a_offsets = malloc(batch * sizeof(size_t)), *b_offsets = malloc(batch * sizeof(size_t)),
+         *c_offsets = malloc(batch * sizeof(size_t));
+  float *alphas = malloc(batch * sizeof(float)), *betas = malloc(batch * sizeof(float));
+  cl_mem a_buffer, b_buffer, c_buffer;
+  random_halves(a_bits, a, a_count), random_halves(b_bits, b, k * n), random_halves(c_bits, c, c_count);
+  a_buffer = upload(a_bits, a_count, 2), b_buffer = upload(b_bits, k * n, 2), c_buffer = upload(c_bits, c_count, 2);
+  for (i = 0; i < c_count; ++i) want[i] = c[i], magnitude[i] = 6.0 * (double)k + 1.0;
+  for (i = 0; i < batch; ++i) reference_product(m, n, k, -1.5, a + i * m * k, b, 0.5, want + i * m * n);
+  CHECK_OK(tilecl_gemm_strided_batched_f16(queue, TILECL_ROW_MAJOR, TILECL_NO_TRANSPOSE, TILECL_NO_TRANSPOSE, m, n, k,
+                                           -1.5f, a_buffer, GUARD, k, m * k, b_buffer, GUARD, n, 0, 0.5f, c_buffer,
+                                           GUARD, n, m * n, batch, 0, NULL, NULL));
+  download(c_buffer, got, c_count, 2, "gemm_strided_batched_f16");
+  /* |a|, |b|, |c| < 2: |alpha| sum |a b| + |beta c| < 6 k + 1; the float sums err by (k + 2) 2^-24 of it */
+  check_halves(got, want, magnitude, ldexp((double)k + 2.0, -24), c_count, "gemm_strided_batched_f16");
+
+  for (i = 0; i < c_count; ++i) want[i] = half_bits_value(got[i]);
+  for (i = 0; i < batch; ++i) {
+    a_offsets[i] = GUARD + (batch - 1 - i) * m * k, b_offsets[i] = GUARD, c_offsets[i] = GUARD + i * m * n;
+    alphas[i] = 0.5f * (float)i - 1.0f, betas[i] = i % 2 ? 0.0f : 1.25f;
+    reference_product(m, n, k, alphas[i], a + (batch - 1 - i) * m * k, b, betas[i], want + i * m * n);
+  }
+  CHECK_OK(tilecl_gemm_batched_f16(queue, TILECL_ROW_MAJOR, TILECL_NO_TRANSPOSE, TILECL_NO_TRANSPOSE, m, n, k, alphas,
+                                   a_buffer, a_offsets, k, b_buffer, b_offsets, n, betas, c_buffer, c_offsets, n, batch,
+                                   0, NULL, NULL));
+  download(c_buffer, got, c_count, 2, "gemm_batched_f16");
+  for (i = 0; i < c_count; ++i) magnitude[i] = 4.0 * (double)k + 1.25 * (6.0 * (double)k + 1.0); /* |alpha| <= 1 */
+  check_halves(got, want, magnitude, ldexp((double)k + 2.0, -24), c_count, "gemm_batched_f16");
+  clReleaseMemObject(a_buffer), clReleaseMemObject(b_buffer), clReleaseMemObject(c_buffer);
+  free(a), free(b), free(c), free(a_bits), free(b_bits), free(c_bits), free(got), free(want), free(magnitude);
+  free(a_offsets), free(b_offsets), free(c_offsets), free(alphas), free(betas);
+}
+
 /* --- Images ------------------------------------------------------------------------------------------ */
 
 /* The index a border rule reads for position i of an axis of n (tilecl::Border), or -1 for a zero. */
@@ -833,6 +873,7 @@ int main(void) {
   test_gemv_f16(29, 37), test_gemv_f16(1, 1);
   test_gemv(29, 37);
   test_batched(5, 7, 6, 3);
+  test_batched_f16(5, 7, 6, 3), test_batched_f16(1, 1, 1, 1);
   /* One border each (every border is a program of its own, slow to build on a CPU; ops.convolve tests them all,
    * and the enumerations' values are checked where they are converted). */
   test_convolve2d(23, 17, 3, TILECL_BORDER_MIRROR), test_convolve2d(4, 2, 3, TILECL_BORDER_MIRROR);

@@ -245,6 +245,43 @@ TEST_SUITE("runtime.boost_compute") {
     for (std::size_t r = 0; r < 7; ++r)
       for (std::size_t col = 0; col < 11; ++col) bad += b_moved[col * 7 + r].bits != b_host[r * 11 + col].bits;
     CHECK(bad == 0);
+
+    // Batched gemm on half: 3 dense row-major 5 x 7 products of x's 5 x 4 and y's 4 x 7 pieces, strided (float alpha,
+    // beta), then with per-matrix float scalars and the matrices listed backwards; gemm_batched.hpp's half bound.
+    const std::size_t rows = 5, inner = 4, columns = 7, batch = 3;
+    const auto p_host = halves(batch * rows * columns);
+    boost::compute::vector<half> p(p_host.begin(), p_host.end(), queue);
+    const auto check_products = [&](const std::vector<float>& alphas, const std::vector<float>& betas,
+                                    const std::vector<half>& before, bool backwards) {
+      const auto result = download(p);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < batch; ++i) {
+        const std::size_t ai = backwards ? batch - 1 - i : i;
+        for (std::size_t r = 0; r < rows; ++r)
+          for (std::size_t col = 0; col < columns; ++col) {
+            double exact = 0, magnitude = 0;
+            for (std::size_t q = 0; q < inner; ++q) {
+              const double product = static_cast<double>(x_host[ai * rows * inner + r * inner + q]) *
+                                     got[i * inner * columns + q * columns + col];  // y after the axpy
+              exact += product, magnitude += std::abs(product);
+            }
+            const std::size_t e = i * rows * columns + r * columns + col;
+            magnitude = std::abs(alphas[i]) * magnitude + std::abs(betas[i] * before[e]);
+            wrong += !near(result[e], alphas[i] * exact + betas[i] * before[e], (inner + 2) * 0x1p-24 * magnitude);
+          }
+      }
+      CHECK(wrong == 0);
+      return result;
+    };
+    compute::gemm_strided_batched(queue, Layout::RowMajor, Transpose::No, Transpose::No, rows, columns, inner, -1.25f,
+                                  x, y, 0.5f, p, batch)
+        .wait();
+    const auto strided = check_products({-1.25f, -1.25f, -1.25f}, {0.5f, 0.5f, 0.5f}, p_host, false);
+    const std::vector<float> alphas{0.5f, 0.0f, 2.0f}, betas{1.0f, -0.5f, 0.0f};
+    compute::gemm_batched(queue, Layout::RowMajor, Transpose::No, Transpose::No, rows, columns, inner, alphas, x,
+                          {40, 20, 0}, inner, y, {0, 28, 56}, columns, betas, p, {0, 35, 70}, columns)
+        .wait();
+    check_products(alphas, betas, strided, true);
   }
 
   TEST_CASE("boost compute: gemv on vectors and on iterators with offsets and steps match the host reference") {
