@@ -23,6 +23,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "dtype.hpp"
 #include "launch.hpp"
 #include "support/fixture.hpp"
 #include "support/guarded_buffer.hpp"
@@ -643,7 +644,7 @@ struct StridedBatchedCall : CallBase {
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
   std::size_t m = 4, n = 4, k = 4, batch = 3;
-  T alpha = T(1), beta = T(0);
+  detail::ComputeType<T> alpha = 1, beta = 0;  // float for tilecl::half
   const cl::Buffer* a = &objects().input;
   std::size_t a_offset = 0, lda = 4, stride_a = 16;
   const cl::Buffer* b = &objects().input;
@@ -664,7 +665,7 @@ struct BatchedCall : CallBase {
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
   std::size_t m = 4, n = 4, k = 4;
-  std::vector<T> alphas{T(1), T(2), T(0)}, betas{T(0), T(1), T(0)};
+  std::vector<detail::ComputeType<T>> alphas{1, 2, 0}, betas{0, 1, 0};
   const cl::Buffer* a = &objects().input;
   std::vector<std::size_t> a_offsets{0, 16, 32};
   std::size_t lda = 4;
@@ -769,6 +770,15 @@ void add_batched_rows(Catalogue& cat) {
     c.b_offsets.clear(), c.c_offsets.clear();
   });
   cat.add_without_fp64("double on a device without fp64", BatchedCall<double>(), [](BatchedCall<double>&) {});
+
+  // tilecl::half: extents count 2-byte elements.
+  const std::size_t halves = kBufferBytes / sizeof(half);
+  cat.add("half: c too small for the last matrix", "c", kTooSmall, StridedBatchedCall<half>(),
+          [=](StridedBatchedCall<half>& c) { c.c_offset = halves - 40; });
+  cat.add("half: C matrices closer than their span", "c", kOverlap, StridedBatchedCall<half>(),
+          [](StridedBatchedCall<half>& c) { c.stride_c = 8; });
+  cat.add("half: one A matrix past the end of a", "a", kTooSmall, BatchedCall<half>(),
+          [=](BatchedCall<half>& c) { c.a_offsets[1] = halves - 5; });
 }
 
 // ---- Boost.Compute interop ------------------------------------------------------------------------------
