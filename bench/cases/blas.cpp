@@ -167,42 +167,18 @@ struct BatchShape {
   }
 };
 
-// Row-major NN batches, matrices packed one after the other: strided (gemm_strided_batched) and as listed
-// offsets (gemm_batched, every alpha 1 and beta 0.5), each beside CLBlast's.
+#ifdef TILECL_HAVE_CLBLAST
+// CLBlast's GemmStridedBatched and GemmBatched on the operands of bench_batched.
 template <typename T>
-void bench_batched(BenchContext& context, const BatchShape& s) {
-  if (std::is_same_v<T, double> && !context.info->fp64) return;
+void bench_batched_peers(BenchContext& context, const BatchShape& s, const std::vector<cl::Buffer>& a,
+                         const std::vector<cl::Buffer>& b, std::vector<cl::Buffer>& c, std::size_t sets,
+                         const std::vector<T>& alphas, const std::vector<T>& betas) {
   const std::size_t sa = s.m * s.k, sb = s.k * s.n, sc = s.m * s.n;
-  const std::size_t sets = context.rotation_sets(s.batch * (sa + sb + sc) * sizeof(T));
-  const auto a = filled_buffers<T>(context, s.batch * sa, sets), b = filled_buffers<T>(context, s.batch * sb, sets);
-  auto c = filled_buffers<T>(context, s.batch * sc, sets);
   const double flops = 2.0 * static_cast<double>(s.batch * s.m * s.n * s.k);
   std::vector<std::size_t> a_offsets, b_offsets, c_offsets;
   for (std::size_t i = 0; i < s.batch; ++i)
     a_offsets.push_back(i * sa), b_offsets.push_back(i * sb), c_offsets.push_back(i * sc);
-  const std::vector<T> alphas(s.batch, T(1)), betas(s.batch, T(0.5));
   auto& queue = context.queue;
-
-  Row strided = base_row("gemm_strided_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
-  strided.implementation = "tilecl";
-  const auto choice = tuning::parameters_for(queue, "gemm_strided_batched", strided.dtype, s.text());
-  strided.parameters =
-      choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ", " + choice.bucket + ")";
-  add_timed(context, strided, [&](int i) {
-    gemm_strided_batched<T>(queue, Layout::RowMajor, Transpose::No, Transpose::No, s.m, s.n, s.k, T(1), a[i % sets], 0,
-                            s.k, sa, b[i % sets], 0, s.n, sb, T(0.5), c[i % sets], 0, s.n, sc, s.batch);
-  });
-  Row listed = base_row("gemm_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
-  listed.implementation = "tilecl";
-  const auto listed_choice = tuning::parameters_for(queue, "gemm_batched", listed.dtype, s.text());
-  listed.parameters = listed_choice.parameters.to_string() + " (" + tuning::origin_name(listed_choice.origin) + ", " +
-                      listed_choice.bucket + ")";
-  add_timed(context, listed, [&](int i) {
-    gemm_batched<T>(queue, Layout::RowMajor, Transpose::No, Transpose::No, s.m, s.n, s.k, alphas, a[i % sets],
-                    a_offsets, s.k, b[i % sets], b_offsets, s.n, betas, c[i % sets], c_offsets, s.n);
-  });
-
-#ifdef TILECL_HAVE_CLBLAST
   Row peer = base_row("gemm_strided_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
   peer.implementation = std::string("CLBlast ") + blas_prefix<T>() + "gemmStridedBatched";
   peer.kind = Row::Kind::Peer;
@@ -227,6 +203,48 @@ void bench_batched(BenchContext& context, const BatchShape& s) {
                                        c_offsets.data(), s.n, s.batch, &raw, &event),
                event);
   });
+}
+#endif
+
+// Row-major NN batches, matrices packed one after the other: strided (gemm_strided_batched) and as listed
+// offsets (gemm_batched, every alpha 1 and beta 0.5), each beside CLBlast's (float and double: no peer for half).
+template <typename T>
+void bench_batched(BenchContext& context, const BatchShape& s) {
+  if (std::is_same_v<T, double> && !context.info->fp64) return;
+  const std::size_t sa = s.m * s.k, sb = s.k * s.n, sc = s.m * s.n;
+  const std::size_t sets = context.rotation_sets(s.batch * (sa + sb + sc) * sizeof(T));
+  const auto a = filled_buffers<T>(context, s.batch * sa, sets), b = filled_buffers<T>(context, s.batch * sb, sets);
+  auto c = filled_buffers<T>(context, s.batch * sc, sets);
+  const double flops = 2.0 * static_cast<double>(s.batch * s.m * s.n * s.k);
+  std::vector<std::size_t> a_offsets, b_offsets, c_offsets;
+  for (std::size_t i = 0; i < s.batch; ++i)
+    a_offsets.push_back(i * sa), b_offsets.push_back(i * sb), c_offsets.push_back(i * sc);
+  using Scalar = detail::ComputeType<T>;  // float for half
+  const std::vector<Scalar> alphas(s.batch, Scalar(1)), betas(s.batch, Scalar(0.5));
+  auto& queue = context.queue;
+
+  Row strided = base_row("gemm_strided_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
+  strided.implementation = "tilecl";
+  const auto choice = tuning::parameters_for(queue, "gemm_strided_batched", strided.dtype, s.text());
+  strided.parameters =
+      choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ", " + choice.bucket + ")";
+  add_timed(context, strided, [&](int i) {
+    gemm_strided_batched<T>(queue, Layout::RowMajor, Transpose::No, Transpose::No, s.m, s.n, s.k, Scalar(1),
+                            a[i % sets], 0, s.k, sa, b[i % sets], 0, s.n, sb, Scalar(0.5), c[i % sets], 0, s.n, sc,
+                            s.batch);
+  });
+  Row listed = base_row("gemm_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
+  listed.implementation = "tilecl";
+  const auto listed_choice = tuning::parameters_for(queue, "gemm_batched", listed.dtype, s.text());
+  listed.parameters = listed_choice.parameters.to_string() + " (" + tuning::origin_name(listed_choice.origin) + ", " +
+                      listed_choice.bucket + ")";
+  add_timed(context, listed, [&](int i) {
+    gemm_batched<T>(queue, Layout::RowMajor, Transpose::No, Transpose::No, s.m, s.n, s.k, alphas, a[i % sets],
+                    a_offsets, s.k, b[i % sets], b_offsets, s.n, betas, c[i % sets], c_offsets, s.n);
+  });
+
+#ifdef TILECL_HAVE_CLBLAST
+  if constexpr (!std::is_same_v<T, half>) bench_batched_peers<T>(context, s, a, b, c, sets, alphas, betas);
 #endif
 }
 
@@ -235,6 +253,7 @@ void run_gpu(BenchContext& context) {
            {4096, 32, 32, 32}, {1024, 64, 64, 64}, {256, 128, 128, 128}, {3000, 20, 30, 40}, {16384, 8, 8, 8}})
     bench_batched<float>(context, shape);
   bench_batched<double>(context, {1024, 32, 32, 32});
+  bench_batched<half>(context, {4096, 32, 32, 32});
   for (std::size_t side : {16384, 8192})
     for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<float>(context, side, side, trans);
   for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<double>(context, 8192, 8192, trans);
@@ -247,6 +266,7 @@ void run_cpu(BenchContext& context) {
            {1024, 32, 32, 32}, {256, 64, 64, 64}, {64, 128, 128, 128}, {1000, 20, 30, 40}, {4096, 8, 8, 8}})
     bench_batched<float>(context, shape);
   bench_batched<double>(context, {256, 32, 32, 32});
+  bench_batched<half>(context, {1024, 32, 32, 32});
   for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<float>(context, 4096, 4096, trans);
   for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<double>(context, 2048, 2048, trans);
   for (Transpose trans : {Transpose::No, Transpose::Yes}) bench_gemv<half>(context, 4096, 4096, trans);
