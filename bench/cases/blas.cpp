@@ -167,17 +167,43 @@ struct BatchShape {
   }
 };
 
+// The operands of a batch: matrices packed one after the other (sa, sb, sc elements each), in `sets` rotating
+// copies, their offsets, and every alpha 1 and beta 0.5 (float for half).
+template <typename T>
+struct BatchOperands {
+  using Scalar = detail::ComputeType<T>;
+  std::size_t sa, sb, sc, sets;
+  std::vector<cl::Buffer> a, b, c;
+  std::vector<std::size_t> a_offsets, b_offsets, c_offsets;
+  std::vector<Scalar> alphas, betas;
+  double flops;
+
+  BatchOperands(BenchContext& context, const BatchShape& s)
+      : sa(s.m * s.k),
+        sb(s.k * s.n),
+        sc(s.m * s.n),
+        sets(context.rotation_sets(s.batch * (sa + sb + sc) * sizeof(T))),
+        a(filled_buffers<T>(context, s.batch * sa, sets)),
+        b(filled_buffers<T>(context, s.batch * sb, sets)),
+        c(filled_buffers<T>(context, s.batch * sc, sets)),
+        alphas(s.batch, Scalar(1)),
+        betas(s.batch, Scalar(0.5)),
+        flops(2.0 * static_cast<double>(s.batch * s.m * s.n * s.k)) {
+    for (std::size_t i = 0; i < s.batch; ++i)
+      a_offsets.push_back(i * sa), b_offsets.push_back(i * sb), c_offsets.push_back(i * sc);
+  }
+};
+
 #ifdef TILECL_HAVE_CLBLAST
 // CLBlast's GemmStridedBatched and GemmBatched on the operands of bench_batched.
 template <typename T>
-void bench_batched_peers(BenchContext& context, const BatchShape& s, const std::vector<cl::Buffer>& a,
-                         const std::vector<cl::Buffer>& b, std::vector<cl::Buffer>& c, std::size_t sets,
-                         const std::vector<T>& alphas, const std::vector<T>& betas) {
-  const std::size_t sa = s.m * s.k, sb = s.k * s.n, sc = s.m * s.n;
-  const double flops = 2.0 * static_cast<double>(s.batch * s.m * s.n * s.k);
-  std::vector<std::size_t> a_offsets, b_offsets, c_offsets;
-  for (std::size_t i = 0; i < s.batch; ++i)
-    a_offsets.push_back(i * sa), b_offsets.push_back(i * sb), c_offsets.push_back(i * sc);
+void bench_batched_peers(BenchContext& context, const BatchShape& s, BatchOperands<T>& o) {
+  const std::size_t sa = o.sa, sb = o.sb, sc = o.sc, sets = o.sets;
+  const double flops = o.flops;
+  const auto &a = o.a, &b = o.b;
+  auto& c = o.c;
+  const auto &a_offsets = o.a_offsets, &b_offsets = o.b_offsets, &c_offsets = o.c_offsets;
+  const auto &alphas = o.alphas, &betas = o.betas;
   auto& queue = context.queue;
   Row peer = base_row("gemm_strided_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
   peer.implementation = std::string("CLBlast ") + blas_prefix<T>() + "gemmStridedBatched";
@@ -211,16 +237,12 @@ void bench_batched_peers(BenchContext& context, const BatchShape& s, const std::
 template <typename T>
 void bench_batched(BenchContext& context, const BatchShape& s) {
   if (std::is_same_v<T, double> && !context.info->fp64) return;
-  const std::size_t sa = s.m * s.k, sb = s.k * s.n, sc = s.m * s.n;
-  const std::size_t sets = context.rotation_sets(s.batch * (sa + sb + sc) * sizeof(T));
-  const auto a = filled_buffers<T>(context, s.batch * sa, sets), b = filled_buffers<T>(context, s.batch * sb, sets);
-  auto c = filled_buffers<T>(context, s.batch * sc, sets);
-  const double flops = 2.0 * static_cast<double>(s.batch * s.m * s.n * s.k);
-  std::vector<std::size_t> a_offsets, b_offsets, c_offsets;
-  for (std::size_t i = 0; i < s.batch; ++i)
-    a_offsets.push_back(i * sa), b_offsets.push_back(i * sb), c_offsets.push_back(i * sc);
-  using Scalar = detail::ComputeType<T>;  // float for half
-  const std::vector<Scalar> alphas(s.batch, Scalar(1)), betas(s.batch, Scalar(0.5));
+  BatchOperands<T> o(context, s);
+  using Scalar = typename BatchOperands<T>::Scalar;
+  const std::size_t sa = o.sa, sb = o.sb, sc = o.sc, sets = o.sets;
+  const double flops = o.flops;
+  const auto &a = o.a, &b = o.b;
+  auto& c = o.c;
   auto& queue = context.queue;
 
   Row strided = base_row("gemm_strided_batched", s.text(), detail::dtype_of<T>().name, flops, Unit::FlopsPerSecond);
@@ -239,12 +261,12 @@ void bench_batched(BenchContext& context, const BatchShape& s) {
   listed.parameters = listed_choice.parameters.to_string() + " (" + tuning::origin_name(listed_choice.origin) + ", " +
                       listed_choice.bucket + ")";
   add_timed(context, listed, [&](int i) {
-    gemm_batched<T>(queue, Layout::RowMajor, Transpose::No, Transpose::No, s.m, s.n, s.k, alphas, a[i % sets],
-                    a_offsets, s.k, b[i % sets], b_offsets, s.n, betas, c[i % sets], c_offsets, s.n);
+    gemm_batched<T>(queue, Layout::RowMajor, Transpose::No, Transpose::No, s.m, s.n, s.k, o.alphas, a[i % sets],
+                    o.a_offsets, s.k, b[i % sets], o.b_offsets, s.n, o.betas, c[i % sets], o.c_offsets, s.n);
   });
 
 #ifdef TILECL_HAVE_CLBLAST
-  if constexpr (!std::is_same_v<T, half>) bench_batched_peers<T>(context, s, a, b, c, sets, alphas, betas);
+  if constexpr (!std::is_same_v<T, half>) bench_batched_peers<T>(context, s, o);
 #endif
 }
 
