@@ -79,7 +79,8 @@ TEST_SUITE("tuning.prepare") {
     ColdState state("prepare-errors", "off");
     CHECK_THROWS_WITH_AS(prepare(device().queue, "frobnicate", "float", "100"), doctest::Contains("axpy"), Error);
     CHECK_THROWS_WITH_AS(prepare(device().queue, "axpy", "int32", "100"), doctest::Contains("int32"), Error);
-    CHECK_THROWS_WITH_AS(prepare(device().queue, "gemm_batched", "bfloat16", "100"), doctest::Contains("bfloat16"), Error);
+    CHECK_THROWS_WITH_AS(prepare(device().queue, "gemm_batched", "bfloat16", "100"), doctest::Contains("bfloat16"),
+                         Error);
     CHECK_THROWS_WITH_AS(prepare(device().queue, "gemm", "float", "12x"), doctest::Contains("12x"), Error);
     if (!device().info->fp64)
       CHECK_THROWS_WITH_AS(prepare(device().queue, "axpy", "double", "100"), doctest::Contains("CL_INVALID_DEVICE"),
