@@ -6,10 +6,10 @@ Usage: compare_sweeps.py FIRST.json SECOND.json [--label-first NAME] [--label-se
 Prints per op (op, dtype): shapes compared, geometric mean and worst of FIRST time / SECOND time (> 1: the second
 run is faster), and the shapes where the first run is more than 10% slower.
 """
-import argparse
 import json
-import math
 from collections import defaultdict
+
+from compare_common import geomean, two_run_parser
 
 
 def timed_points(path):
@@ -24,11 +24,7 @@ def timed_points(path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("first")
-    parser.add_argument("second")
-    parser.add_argument("--label-first", default="first")
-    parser.add_argument("--label-second", default="second")
+    parser = two_run_parser(__doc__)
     args = parser.parse_args()
     seed_first, first = timed_points(args.first)
     seed_second, second = timed_points(args.second)
@@ -46,11 +42,11 @@ def main():
     everything = []
     for (op, dtype), values in sorted(ratios.items()):
         everything += values
-        geomean = math.exp(sum(map(math.log, values)) / len(values))
-        print(f"{op:<12} {dtype:<8} {len(values):>6} {geomean:>8.3f} {max(values):>8.3f}")
+        mean = geomean(values)
+        print(f"{op:<12} {dtype:<8} {len(values):>6} {mean:>8.3f} {max(values):>8.3f}")
     if everything:
-        geomean = math.exp(sum(map(math.log, everything)) / len(everything))
-        print(f"{'all':<12} {'':<8} {len(everything):>6} {geomean:>8.3f} {max(everything):>8.3f}")
+        mean = geomean(everything)
+        print(f"{'all':<12} {'':<8} {len(everything):>6} {mean:>8.3f} {max(everything):>8.3f}")
     for (op, dtype, shape), ratio, params_first, params_second in slow:
         print(f"  {op} {dtype} {shape}: {args.label_first} {ratio:.2f}x slower ({params_first} vs {params_second})")
 

@@ -59,7 +59,8 @@ Choice parameters_for(const cl::CommandQueue& queue, const std::string& op, cons
 
 // Forces `parameters` for every call of `op` on `dtype` on devices with this device's fingerprint, in this
 // process (like CLBlast's OverrideParameters). Validated against the op's search space constraints and the
-// device's limits; throws tilecl::Error when invalid. Overrides win over the database and tuning.
+// device's limits (valid for at least one of the op's shape classes, e.g. gemm's "gemv" variant, which only its
+// calls with m or n of 1..8 can run); throws tilecl::Error when invalid. Overrides win over the database and tuning.
 void override_parameters(const cl::Device& device, const std::string& op, const std::string& dtype,
                          const Parameters& parameters);
 

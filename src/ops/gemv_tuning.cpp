@@ -115,7 +115,15 @@ SearchSpace gemv_search_space(const DTypeInfo& dtype, const std::string& bucket,
 }
 
 Config gemv_default_config(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
-  Config config = preferred_config(dtype, gemv_bucket_problem(bucket).form, device);
+  const GemvBucketShape& shape = gemv_bucket_problem(bucket);
+  Config config = preferred_config(dtype, shape.form, device);
+  // Several vectors down the columns (gemm with m of 2..8) on GPUs: 4 columns per work-item (each vector element
+  // loaded serves 4 outputs), 64 work-items along the row, each summing its own rows, 8 in flight, and the depth
+  // in 64 slices. gemm m x 8192 x 8192 on the H200 for m = 2 / 4 / 8: 0.072 / 0.084 / 0.088 ms (93 / 80 / 77% of a
+  // copy of the matrix), against 0.072 / 0.103 / 0.251 ms with the one-vector default
+  // (bench/experiments/explore_overrides.cpp, 2026-12-02).
+  if (shape.vectors > 1 && shape.form == GemvForm::Columns && !device.is_cpu() && device.local_memory_is_dedicated)
+    config = gemv_config(4, 1, 64, 1, 8, 64);
   // Halve the work-group (then the vector width) until the device holds it; one work-item always fits.
   const SearchSpace space({variant_space(dtype)});
   auto& v = config.values;

@@ -47,9 +47,18 @@ tuning::Choice tuning::parameters_for(const cl::CommandQueue& queue, const std::
 void tuning::override_parameters(const cl::Device& device, const std::string& op, const std::string& dtype,
                                  const Parameters& parameters) {
   const auto& entry = detail::find_tunable_op(op);
-  auto subject = entry.make_subject(dtype, entry.description.default_shapes.front());
   const DeviceInfo& info = device_info(device);
-  std::string why = subject->search_space(info).validate(parameters, info);
+  // Valid when some shape class of the op takes it: gemm's "gemv" variant, for one, belongs to its gemv-shaped
+  // classes only. The reason given is the first class's.
+  std::string why;
+  for (const auto& shape : entry.description.default_shapes) {
+    const std::string reason = entry.make_subject(dtype, shape)->search_space(info).validate(parameters, info);
+    if (reason.empty()) {
+      why.clear();
+      break;
+    }
+    if (why.empty()) why = reason;
+  }
   if (!why.empty())
     throw Error(op, "parameters", CL_INVALID_VALUE, "cannot override with '" + parameters.to_string() + "': " + why);
   detail::set_override(info.fingerprint(), op, dtype, parameters);

@@ -13,6 +13,7 @@
 #include "ops/convolve.hpp"
 #include "ops/image/filter_calls.hpp"
 #include "ops/image/filter_program.hpp"
+#include "ops/image/filter_space.hpp"
 #include "ops/image/tap_buffers.hpp"
 #include "reference/image_reference.hpp"
 #include "support/fixture.hpp"
@@ -533,14 +534,31 @@ TEST_SUITE("ops.convolve") {
   }
 
   TEST_CASE("convolve: the GPU defaults' tile shapes are exact on an image with interior tiles") {
-    // One channel: 128 (direct) and 64 (separable) pixels per tile; several channels: 32 (the work-group of 64 x 3
-    // channels would be 384 work-items, more than NVIDIA allows this kernel: 256).
-    const Config direct = tiled(128, 32, 4, 4, 0), separable = tiled(64, 32, 4, 4, 0, 0, 1),
-                 separable_channels = tiled(32, 32, 4, 4, 0, 0, 1);
+    // The defaults an H200-like GPU gets (float and byte tiles differ: bytes take 8-element chunks in 256-pixel
+    // tiles with one channel, and no prefetch), run here on an image larger than one tile in each direction.
+    DeviceInfo gpu = *device().info;
+    gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true;
+    gpu.local_memory_bytes = std::min<std::uint64_t>(49152, device().info->local_memory_bytes);
+    gpu.max_work_group_size = std::min<std::size_t>(1024, device().info->max_work_group_size);
+    const auto gpu_default = [&](detail::FilterForm form, std::uint64_t channels, int radius,
+                                 const detail::DTypeInfo& dtype, bool opencv) {
+      const detail::FilterShape shape{form, channels, radius, radius, opencv};
+      const Config config = detail::convolve_default_config(shape, dtype, gpu);
+      INFO(config.to_string());
+      CHECK(config.variant == "tiled");
+      return config;
+    };
+    const Config direct = gpu_default(detail::FilterForm::Direct, 1, 2, detail::dtype_of<float>(), false);
+    const Config separable = gpu_default(detail::FilterForm::Separable, 1, 4, detail::dtype_of<float>(), false);
+    const Config bytes = gpu_default(detail::FilterForm::Separable, 1, 4, detail::dtype_of<std::uint8_t>(), false);
+    const Config byte_channels =
+        gpu_default(detail::FilterForm::Separable, 3, 4, detail::dtype_of<std::uint8_t>(), true);
     check_filter<float>(&direct, Filter{Op::Convolve2d, 1, Border::Mirror, 2, 2}, 300, 100, ImageLayout::Aligned, 0);
     check_filter<float>(&separable, Filter{Op::Gaussian, 1, Border::Mirror, 4, 4, 1.7}, 300, 100, ImageLayout::Ragged,
                         0);
-    check_filter<std::uint8_t>(&separable_channels,
+    check_filter<std::uint8_t>(&bytes, Filter{Op::Gaussian, 1, Border::Wrap, 4, 4, 1.7}, 600, 100, ImageLayout::Ragged,
+                               0);
+    check_filter<std::uint8_t>(&byte_channels,
                                Filter{Op::Gaussian, 3, Border::Reflect, 4, 4, 1.7, false, Arithmetic::OpenCV}, 300, 100,
                                ImageLayout::Aligned, 0);
   }

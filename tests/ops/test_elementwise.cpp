@@ -115,7 +115,10 @@ void check_vector_add(const Config* config, std::size_t n, std::size_t offset) {
 
 // Settings for half: the default, naive, and every vector width (vload_halfn / vstore_halfn_rte), strided or not.
 std::vector<Config> half_configs() {
+  DeviceInfo gpu = *device().info;  // the default an H200-like GPU gets, run here
+  gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true;
   std::vector<Config> configs{detail::elementwise_default_config(detail::dtype_of<half>(), *device().info),
+                              detail::elementwise_default_config(detail::dtype_of<half>(), gpu),
                               {"naive", {{"WG_X", 64}}}};
   for (std::int64_t vec : {1, 2, 4, 8, 16})
     configs.push_back({"vector",

@@ -260,8 +260,9 @@ TEST_SUITE("ops.gemv") {
     Problem base;
     base.m = 67, base.n = 45, base.alpha = -1.25, base.beta = 0.5, base.a_offset = 3, base.lda_extra = 2;
     base.x_offset = 1, base.y_offset = 2;
-    // GPU-shaped with 16-byte (VEC 8) loads, CPU-shaped, and VEC 16 with depth slices.
-    const std::vector<Config> half_settings{gemv_config(8, 1, 32, 8, 4, 16), settings()[1], settings()[4]};
+    // GPU-shaped with 16-byte (VEC 8) loads (32 x 4 work-items: the partial sums of 8 vectors then fit 48 KiB of
+    // local memory, as on the H200), CPU-shaped, and VEC 16 with depth slices.
+    const std::vector<Config> half_settings{gemv_config(8, 1, 32, 4, 4, 16), settings()[1], settings()[4]};
     for (const auto& config : half_settings) {
       CAPTURE(config.to_string());
       for (const auto& p : orientations(base)) check_gemv<half>(&config, p);

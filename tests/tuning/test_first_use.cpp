@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "support/fixture.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
+#include "tilecl/gemm.hpp"
 #include "tilecl/runtime.hpp"
 #include "tilecl/tuning.hpp"
 #include "tuning/choice_resolver.hpp"
@@ -233,6 +235,50 @@ TEST_SUITE("tuning.first_use") {
     CHECK_THROWS_AS(tuning::override_parameters(device().device, "no_such_op", "float", parameters), Error);
     tuning::clear();
     CHECK(tuning::parameters_for(device().queue, "axpy", "float", "2^20").origin != tuning::Origin::Override);
+  }
+
+  TEST_CASE("overrides: a variant that only some shape classes have (gemm's gemv) is accepted for those calls") {
+    FreshTuningState state("overrides-gemv", "off");
+    const tuning::Parameters parameters{
+        "gemv", {{"UNROLL", 2}, {"WPT", 2}, {"VEC", 4}, {"WG_Y", 1}, {"WG_X", 8}, {"SPLIT", 4}}};
+    tuning::override_parameters(device().device, "gemm", "float", parameters);
+    const auto chosen = tuning::parameters_for(device().queue, "gemm", "float", "4x300x257");
+    CHECK(chosen.origin == tuning::Origin::Override);
+    CHECK(chosen.parameters == parameters);
+    // A call of that class runs with it and computes C = A B (A 4 x 257, B 257 x 300, row-major).
+    const std::size_t m = 4, n = 300, k = 257;
+    auto random = test::random_engine("overrides-gemv");
+    const auto a = test::random_vector<float>(m * k, random), b = test::random_vector<float>(k * n, random);
+    std::vector<float> c(m * n, -7.0f);
+    cl::Buffer da(device().context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a.size() * 4,
+                  const_cast<float*>(a.data()));
+    cl::Buffer db(device().context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, b.size() * 4,
+                  const_cast<float*>(b.data()));
+    cl::Buffer dc(device().context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.size() * 4, c.data());
+    gemm<float>(device().queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.0f, da, 0, k, db, 0, n, 0.0f,
+                dc, 0, n);
+    device().queue.enqueueReadBuffer(dc, CL_TRUE, 0, c.size() * 4, c.data());
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        double expected = 0, magnitude = 0;
+        for (std::size_t p = 0; p < k; ++p) {
+          expected += double(a[i * k + p]) * b[p * n + j];
+          magnitude += std::abs(double(a[i * k + p]) * b[p * n + j]);
+        }
+        REQUIRE(std::abs(c[i * n + j] - expected) <= 1e-6 * k * magnitude + 1e-30);
+      }
+    // A call the variant cannot run is refused by name, not run wrong.
+    cl::Buffer square_a(device().context, CL_MEM_READ_WRITE, 64 * 64 * 4),
+        square_b(device().context, CL_MEM_READ_WRITE, 64 * 64 * 4),
+        square_c(device().context, CL_MEM_READ_WRITE, 64 * 64 * 4);
+    try {
+      gemm<float>(device().queue, Layout::RowMajor, Transpose::No, Transpose::No, 64, 64, 64, 1.0f, square_a, 0, 64,
+                  square_b, 0, 64, 0.0f, square_c, 0, 64);
+      FAIL("expected an error");
+    } catch (const Error& error) {
+      CHECK(std::string(error.what()).find("gemv") != std::string::npos);
+    }
+    CHECK_THROWS_AS(tuning::override_parameters(device().device, "gemm", "float", {"gemv", {{"VEC", 3}}}), Error);
   }
 
   TEST_CASE("tunable ops: every op describes its dtypes and shapes, and bad shapes are refused") {

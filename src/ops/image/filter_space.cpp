@@ -5,6 +5,7 @@
 #include "ops/image/filter_space.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "ops/image/image_common.hpp"
@@ -90,31 +91,59 @@ VariantSpace cpu_shaped(const std::string& variant, std::vector<Parameter> param
   return VariantSpace{variant, parameters, constraints};
 }
 
-Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
-                   const SearchSpace& space) {
-  // A local tile of about 128 elements by 32 rows, 4 outputs (16 bytes of floats) per work-item and row, 4 rows
-  // per work-item: for a 9x9 Gaussian at 7680x4320 the H200 measured 0.090 ms with 4 rows against 0.106 ms with
-  // 8 (tilecl tune, 2026-11-30). Smaller tiles while the local memory or the work-group limit is exceeded.
+// The tiled kernels' first choice on GPUs: (TILE_Y, WPT_Y) pairs in order of preference, and the widest tile.
+// A local tile of about 128 elements by 32 rows, 4 outputs (16 bytes of floats) per work-item and row, 4 rows
+// per work-item: for a 9x9 Gaussian at 7680x4320 the H200 measured 0.090 ms with 4 rows against 0.106 ms with
+// 8 (tilecl tune, 2026-11-30). Bytes (separable): 8-byte chunks, no prefetch, tiles of 256 pixels for one
+// channel. On the H200 a 9x9 uint8 Gaussian at 7680x4320 took 0.077 ms with one channel against 0.096 ms with
+// the float settings, and 0.234 ms with three channels against 0.524 ms (0.29 ms without prefetch alone); four
+// channels were not measured with 8-byte chunks (0.437 ms with 4-byte ones, no prefetch)
+// (bench/experiments/explore_overrides.cpp, 2026-12-02).
+struct TiledPreference {
+  std::vector<std::pair<std::int64_t, std::int64_t>> heights;
+  std::int64_t widest = 32;
+  bool bytes = false;
+};
+
+TiledPreference tiled_preference(const FilterShape& shape, const DTypeInfo& dtype) {
+  TiledPreference preference;
   const bool direct = shape.form == FilterForm::Direct;
-  const std::int64_t tile_x = shape.channels == 1 ? (direct ? 128 : 64) : 32;
-  std::vector<std::pair<std::int64_t, std::int64_t>> heights;  // (TILE_Y, WPT_Y)
+  preference.bytes = dtype.size == 1 && !direct;
+  if (shape.channels == 1) preference.widest = preference.bytes ? 256 : direct ? 128 : 64;
   if (direct)
-    heights = {{32, 4}, {16, 4}, {8, 2}};
+    preference.heights = {{32, 4}, {16, 4}, {8, 2}};
   else if (shape.radius_y >= 3)
-    heights = {{32, 4}, {32, 8}, {16, 4}, {8, 2}};
+    preference.heights = {{32, 4}, {32, 8}, {16, 4}, {8, 2}};
   else
-    heights = {{16, 4}, {32, 8}, {8, 2}};
-  for (std::int64_t x = tile_x; x >= 8; x /= 2) {
-    for (auto [tile_y, wpt_y] : heights) {
-      Config config{"tiled", {{"TILE_X", x}, {"TILE_Y", tile_y}, {"WPT_Y", wpt_y}, {"VEC", 4}, {"PAD", 0}}};
-      if (!direct) {
+    preference.heights = {{16, 4}, {32, 8}, {8, 2}};
+  return preference;
+}
+
+// The preferred tiled configuration, halving the tile width while the local memory or the work-group limit is
+// exceeded; none when no width fits.
+std::optional<Config> preferred_tiled(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
+                                      const SearchSpace& space) {
+  const TiledPreference preference = tiled_preference(shape, dtype);
+  for (std::int64_t x = preference.widest; x >= 8; x /= 2) {
+    for (auto [tile_y, wpt_y] : preference.heights) {
+      Config config{
+          "tiled",
+          {{"TILE_X", x}, {"TILE_Y", tile_y}, {"WPT_Y", wpt_y}, {"VEC", preference.bytes ? 8 : 4}, {"PAD", 0}}};
+      if (shape.form == FilterForm::Separable) {
         config.values["USE_LOCAL_INPUT"] = 0;
-        config.values["USE_PREFETCH"] = 1;
+        config.values["USE_PREFETCH"] = preference.bytes ? 0 : 1;
       }
       if (space.validate(config, device).empty()) return config;
     }
   }
+  return std::nullopt;
+}
+
+Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
+                   const SearchSpace& space) {
+  if (auto tiled = preferred_tiled(shape, dtype, device, space)) return *tiled;
   // Too large a filter for the tiled kernels: 16-byte accesses, 256 work-items.
+  const bool direct = shape.form == FilterForm::Direct;
   Config config{direct ? "vector" : "two_pass", {{"VEC", 4}, {"USE_WINDOW", 0}}};
   if (dtype.size == 1 && !shape.opencv) config.values["USE_ROUND_BY_ADD"] = 0;  // rint: one instruction on GPUs
   const Values work_group = work_group_default(64, 256, device.max_work_group_size);

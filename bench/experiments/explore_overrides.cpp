@@ -1,0 +1,283 @@
+// Experiment (not part of the build): times sampled configurations of the ops whose GPU figures are furthest
+// from their goals (uint8 and multichannel image filters, half memory-bound ops, gemm with m = 4..8, small
+// batched gemm), each forced through tilecl::tuning::override_parameters and timed through the public call, to
+// learn which parameters those shapes want before changing a default or a kernel.
+// Build against a Release build of tilecl:
+//   g++ -O2 -std=c++17 -Iinclude -Ibuild-gpu/include bench/experiments/explore_overrides.cpp \
+//       build-gpu/libtilecl.a -lOpenCL -lpthread -o explore_overrides
+// Run: TILECL_TUNE=off explore_overrides SECTION[,SECTION...] [SAMPLES] > explore.jsonl
+//   SECTION: image, half, gemv, batched (random samples of each op's grid); gemv_multi, image_channels
+//   (hand-picked lists). One JSON object per line: op, dtype, shape, config, ms, copy_ms (a copy
+//   of the bytes the call reads and writes), or error. The first line of each case is the device default.
+#define CL_HPP_TARGET_OPENCL_VERSION 120
+#define CL_HPP_MINIMUM_OPENCL_VERSION 120
+#define CL_HPP_ENABLE_EXCEPTIONS
+#include <CL/opencl.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tilecl/convolve.hpp"
+#include "tilecl/elementwise.hpp"
+#include "tilecl/error.hpp"
+#include "tilecl/gemm.hpp"
+#include "tilecl/gemm_batched.hpp"
+#include "tilecl/tuning.hpp"
+
+namespace {
+
+cl::Context context;
+cl::CommandQueue queue;
+cl::Device device;
+
+// Host time of `repeats` back-to-back calls ended by one finish, per call, best of three batches.
+double batch_ms(const std::function<void()>& call, int repeats = 20) {
+  call();
+  queue.finish();
+  double best = 1e30;
+  for (int batch = 0; batch < 3; ++batch) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < repeats; ++r) call();
+    queue.finish();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    best = std::min(best, ms / repeats);
+  }
+  return best;
+}
+
+cl::Buffer filled(std::uint64_t bytes, std::uint32_t pattern = 0x3f3a5c29u) {
+  const std::uint64_t size = std::max<std::uint64_t>((bytes + 3) / 4 * 4, 16);
+  cl::Buffer buffer(context, CL_MEM_READ_WRITE, size);
+  queue.enqueueFillBuffer(buffer, pattern, 0, size);
+  return buffer;
+}
+
+double copy_ms(std::uint64_t bytes_each_way) {
+  cl::Buffer from = filled(bytes_each_way), to = filled(bytes_each_way);
+  return batch_ms([&] { queue.enqueueCopyBuffer(from, to, 0, 0, bytes_each_way); });
+}
+
+using Grid = std::map<std::string, std::vector<std::int64_t>>;
+
+// Every combination of the grid, shuffled (seeded), as parameter strings of `variant`.
+std::vector<std::string> sample(const std::string& variant, const Grid& grid, std::size_t count, unsigned seed) {
+  std::vector<std::string> all{variant};
+  for (const auto& [name, values] : grid) {
+    std::vector<std::string> next;
+    for (const auto& prefix : all)
+      for (auto value : values) next.push_back(prefix + " " + name + "=" + std::to_string(value));
+    all = std::move(next);
+  }
+  std::shuffle(all.begin(), all.end(), std::mt19937(seed));
+  if (all.size() > count) all.resize(count);
+  return all;
+}
+
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\\\"") : std::string(1, c);
+  return out + "\"";
+}
+
+struct Case {
+  std::string op, dtype, shape;
+  double copy_ms;
+  std::function<void()> call;
+};
+
+void line(const Case& c, const std::string& config, const std::string& field) {
+  std::cout << "{\"op\": " << quoted(c.op) << ", \"dtype\": " << quoted(c.dtype) << ", \"shape\": " << quoted(c.shape)
+            << ", \"config\": " << quoted(config) << ", \"copy_ms\": " << c.copy_ms << ", " << field << "}"
+            << std::endl;
+}
+
+void explore(const Case& c, const std::vector<std::string>& configs) {
+  tilecl::tuning::clear();
+  const auto chosen = tilecl::tuning::parameters_for(queue, c.op, c.dtype, c.shape);
+  line(c, "default " + chosen.parameters.to_string(), "\"ms\": " + std::to_string(batch_ms(c.call)));
+  for (const auto& text : configs) {
+    tilecl::tuning::clear();
+    try {
+      tilecl::tuning::override_parameters(device, c.op, c.dtype, tilecl::tuning::Parameters::parse(text));
+    } catch (const std::exception& e) {
+      std::cerr << c.op << " " << c.shape << ": skipped " << text << ": " << std::string(e.what()).substr(0, 160) << "\n";
+      continue;  // outside the space or the device's limits
+    }
+    try {
+      line(c, text, "\"ms\": " + std::to_string(batch_ms(c.call)));
+    } catch (const std::exception& e) {
+      line(c, text, "\"error\": " + quoted(std::string(e.what()).substr(0, 200)));
+    }
+  }
+  tilecl::tuning::clear();
+}
+
+struct Filter {
+  const char* op;
+  bool bytes;
+  std::size_t channels, size;
+};
+
+// A filter's case at 7680x4320 (Mirror border, OpenCV's default sigma for the size), its buffers kept alive.
+Case filter_case(const Filter& f, std::vector<cl::Buffer>& keep) {
+  const std::size_t width = 7680, height = 4320;
+  const std::size_t pitch = width * f.channels;
+  const std::uint64_t bytes = width * height * f.channels * (f.bytes ? 1 : 4);
+  keep = {filled(bytes), filled(bytes)};
+  const cl::Buffer src = keep[0];
+  cl::Buffer dst = keep[1];
+  const std::string shape = std::to_string(width) + "x" + std::to_string(height) + "x" + std::to_string(f.channels) +
+                            "," + std::to_string(f.size) + "x" + std::to_string(f.size) + ",mirror";
+  const std::size_t radius = f.size / 2;
+  const tilecl::FilterOptions options(tilecl::Border::Mirror);
+  const tilecl::GaussianKernel kernel{f.size, f.size, 0.0, 0.0};
+  std::function<void()> call;
+  if (!f.bytes)
+    call = [=]() mutable {
+      tilecl::gaussian_blur<float>(queue, width, height, f.channels, src, 0, pitch, dst, 0, pitch, kernel, options);
+    };
+  else if (std::string(f.op) == "box_blur")
+    call = [=]() mutable {
+      tilecl::box_blur<std::uint8_t>(queue, width, height, f.channels, src, 0, pitch, dst, 0, pitch, radius, radius,
+                                     options);
+    };
+  else
+    call = [=]() mutable {
+      tilecl::gaussian_blur<std::uint8_t>(queue, width, height, f.channels, src, 0, pitch, dst, 0, pitch, kernel,
+                                          options);
+    };
+  return Case{f.op, f.bytes ? "uint8" : "float", shape, copy_ms(bytes), call};
+}
+
+void image_section(std::size_t samples) {
+  const std::vector<Filter> filters{{"gaussian_blur", true, 1, 9},  {"gaussian_blur", true, 3, 9},
+                                    {"gaussian_blur", true, 4, 9},  {"box_blur", true, 3, 5},
+                                    {"gaussian_blur", false, 3, 9}, {"gaussian_blur", false, 4, 9}};
+  for (const auto& f : filters) {
+    std::vector<cl::Buffer> keep;
+    const Grid grid{{"TILE_X", {32, 64, 128, 256}}, {"TILE_Y", {16, 32, 64}}, {"WPT_Y", {4, 8, 16}},
+                    {"VEC", {4, 8, 16}},         {"PAD", {0}},              {"USE_LOCAL_INPUT", {0, 1}},
+                    {"USE_PREFETCH", {0, 1}}};
+    explore(filter_case(f, keep), sample("tiled", grid, samples, 7 + static_cast<unsigned>(f.channels)));
+  }
+}
+
+// Hand-picked tiles around the defaults for several channels, with and without prefetch.
+void image_channels_section() {
+  const std::vector<Filter> filters{{"gaussian_blur", true, 3, 9}, {"gaussian_blur", true, 4, 9},
+                                    {"box_blur", true, 3, 5},      {"gaussian_blur", false, 3, 9},
+                                    {"gaussian_blur", false, 4, 9}, {"gaussian_blur", true, 1, 9}};
+  const std::vector<std::string> tiles{"TILE_X=32 TILE_Y=32 WPT_Y=4 VEC=4", "TILE_X=32 TILE_Y=32 WPT_Y=4 VEC=8",
+                                       "TILE_X=64 TILE_Y=32 WPT_Y=8 VEC=8", "TILE_X=32 TILE_Y=16 WPT_Y=4 VEC=4",
+                                       "TILE_X=32 TILE_Y=32 WPT_Y=8 VEC=4", "TILE_X=16 TILE_Y=32 WPT_Y=4 VEC=16",
+                                       "TILE_X=128 TILE_Y=32 WPT_Y=4 VEC=16", "TILE_X=256 TILE_Y=32 WPT_Y=8 VEC=8"};
+  for (const auto& f : filters) {
+    std::vector<cl::Buffer> keep;
+    std::vector<std::string> configs;
+    for (const auto& tile : tiles)
+      for (const char* prefetch : {"USE_PREFETCH=0", "USE_PREFETCH=1"})
+        configs.push_back("tiled " + tile + " PAD=0 USE_LOCAL_INPUT=0 " + prefetch);
+    explore(filter_case(f, keep), configs);
+  }
+}
+
+void half_section(std::size_t samples) {
+  const std::size_t n = std::size_t(1) << 26;
+  cl::Buffer x = filled(n * 2, 0x3c003c00u), y = filled(n * 2, 0x3c003c00u), z = filled(n * 2);
+  const Grid grid{{"VEC", {4, 8, 16}}, {"WPT", {1, 2, 4, 8}}, {"USE_STRIDED", {0, 1}}, {"WG_X", {64, 128, 256, 512}}};
+  const Case axpy{"axpy", "half", std::to_string(n), copy_ms(n * 2 * 2),
+                  [&] { tilecl::axpy<tilecl::half>(queue, n, 0.5f, x, 0, y, 0); }};
+  explore(axpy, sample("vector", grid, samples, 3));
+  const Case add{"vector_add", "half", std::to_string(n), copy_ms(n * 2 * 3 / 2),
+                 [&] { tilecl::vector_add<tilecl::half>(queue, n, x, 0, y, 0, z, 0); }};
+  explore(add, sample("vector", grid, samples, 4));
+}
+
+void gemv_section(std::size_t samples) {
+  const std::size_t n = 8192, k = 8192;
+  for (std::size_t m : {4, 8}) {
+    cl::Buffer a = filled(m * k * 4), b = filled(k * n * 4), c = filled(m * n * 4);
+    const Case gemm{"gemm", "float", std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
+                    copy_ms(k * n * 4 / 2), [&, m] {
+                      tilecl::gemm<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No,
+                                          m, n, k, 1.0f, a, 0, k, b, 0, n, 0.0f, c, 0, n);
+                    }};
+    const Grid grid{{"VEC", {1, 2, 4, 8}},  {"WPT", {1, 2, 4}},   {"UNROLL", {1, 2, 4, 8}},
+                    {"WG_X", {8, 32, 64}}, {"WG_Y", {1, 4, 8}}, {"SPLIT", {1, 4, 16, 64}}};
+    explore(gemm, sample("gemv", grid, samples, 11 + static_cast<unsigned>(m)));
+  }
+}
+
+// gemm with m = 2, 4, 8: the multi-vector default and the winners of a random sample.
+void gemv_multi_section() {
+  const std::size_t n = 8192, k = 8192;
+  for (std::size_t m : {2, 4, 8}) {
+    cl::Buffer a = filled(m * k * 4), b = filled(k * n * 4), c = filled(m * n * 4);
+    const Case gemm{"gemm", "float", std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
+                    copy_ms(k * n * 4 / 2), [&, m] {
+                      tilecl::gemm<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No,
+                                          m, n, k, 1.0f, a, 0, k, b, 0, n, 0.0f, c, 0, n);
+                    }};
+    explore(gemm, {"gemv SPLIT=64 UNROLL=4 VEC=1 WG_X=32 WG_Y=8 WPT=2", "gemv SPLIT=64 UNROLL=8 VEC=4 WG_X=64 WG_Y=1 WPT=1",
+                   "gemv SPLIT=64 UNROLL=4 VEC=2 WG_X=32 WG_Y=8 WPT=1", "gemv SPLIT=64 UNROLL=4 VEC=1 WG_X=32 WG_Y=8 WPT=4",
+                   "gemv SPLIT=64 UNROLL=8 VEC=2 WG_X=64 WG_Y=4 WPT=1", "gemv SPLIT=32 UNROLL=4 VEC=1 WG_X=32 WG_Y=8 WPT=2",
+                   "gemv SPLIT=64 UNROLL=2 VEC=4 WG_X=32 WG_Y=8 WPT=1"});
+  }
+}
+
+void batched_section(std::size_t samples) {
+  struct Shape {
+    std::size_t batch, m, n, k;
+  };
+  for (const Shape s : {Shape{4096, 32, 32, 32}, Shape{1024, 64, 64, 64}, Shape{256, 128, 128, 128}}) {
+    cl::Buffer a = filled(s.batch * s.m * s.k * 4), b = filled(s.batch * s.k * s.n * 4),
+               c = filled(s.batch * s.m * s.n * 4);
+    const std::string shape = std::to_string(s.batch) + "x" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                              std::to_string(s.k);
+    const Case batched{"gemm_strided_batched", "float", shape,
+                       copy_ms(s.batch * (s.m * s.k + s.k * s.n + 2 * s.m * s.n) * 4 / 2), [&, s] {
+                         tilecl::gemm_strided_batched<float>(
+                             queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No, s.m, s.n,
+                             s.k, 1.0f, a, 0, s.k, s.m * s.k, b, 0, s.n, s.k * s.n, 0.5f, c, 0, s.n, s.m * s.n, s.batch);
+                       }};
+    const Grid grid{{"TILE_M", {16, 32, 64}}, {"TILE_N", {16, 32, 64}}, {"TILE_K", {8, 16, 32}},
+                    {"WPT_M", {2, 4, 8}},     {"WPT_N", {2, 4, 8}},     {"MATS", {1, 2, 4}},
+                    {"PAD", {0, 1, 4}},       {"USE_LOCAL_VECTORS", {0, 1}}};
+    explore(batched, sample("tiled", grid, samples, 21 + static_cast<unsigned>(s.m)));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string sections = argc > 1 ? argv[1] : "image,half,gemv,batched";
+  const std::size_t samples = argc > 2 ? std::stoul(argv[2]) : 24;
+  std::vector<cl::Platform> platforms;
+  cl::Platform::get(&platforms);
+  std::vector<cl::Device> devices;
+  platforms.at(0).getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  device = devices.at(0);
+  context = cl::Context(device);
+  queue = cl::CommandQueue(context, device);
+  std::cerr << "device: " << device.getInfo<CL_DEVICE_NAME>() << "\n";
+  try {
+    if (sections.find("half") != std::string::npos) half_section(samples);
+    if ((sections + ",").find("gemv,") != std::string::npos) gemv_section(samples);
+    if (sections.find("batched") != std::string::npos) batched_section(samples);
+    if (sections.find("gemv_multi") != std::string::npos) gemv_multi_section();
+    if (sections.find("image_channels") != std::string::npos) image_channels_section();
+    if (sections.find("image,") != std::string::npos || sections.size() >= 5 && sections.substr(sections.size() - 5) == "image")
+      image_section(samples);
+  } catch (const std::exception& e) {
+    std::cerr << "stopped: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
