@@ -4,7 +4,8 @@ each row's time in the first run over its time in the second (> 1: the second is
 
 Usage: compare_runs.py FIRST.json[,MORE.json...] SECOND.json[,MORE.json...] [--label-first NAME]
                        [--label-second NAME] [--threshold 0.1] [--min-ms 0]
-A comma-separated list merges several runs of one side (e.g. one JSON per family). Rows pair by family, op,
+A comma-separated list merges several runs of one side (one JSON per family, or repeated runs: each row then
+takes its median over the runs). Rows pair by family, op,
 shape, dtype and implementation; only rows of implementations named "tilecl..." are compared, and the limits
 rows (family "limits": copies, FMA) are listed on their own as a measure of how the device itself moved between the runs. Prints per
 family: rows compared, geometric mean and range of the ratios, and every row beyond the threshold either way.
@@ -17,16 +18,17 @@ from compare_common import geomean, two_run_parser
 
 
 def rows_of(paths):
-    rows = {}
+    """Rows by key; with several runs, each row's median time over the runs that have it (and its ratio to the
+    best peer from the same run as that median)."""
+    runs = defaultdict(list)
     for path in paths.split(","):
         with open(path) as file:
             run = json.load(file)
         for row in run.get("rows", []):
             if row.get("failed") or row.get("median_ms", 0) <= 0:
                 continue
-            key = (row.get("family", ""), row["op"], row["shape"], row["dtype"], row["implementation"])
-            rows[key] = row
-    return rows
+            runs[(row.get("family", ""), row["op"], row["shape"], row["dtype"], row["implementation"])].append(row)
+    return {key: sorted(rows, key=lambda row: row["median_ms"])[(len(rows) - 1) // 2] for key, rows in runs.items()}
 
 
 def main():

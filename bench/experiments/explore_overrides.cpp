@@ -6,7 +6,7 @@
 //   g++ -O2 -std=c++17 -Iinclude -Ibuild-gpu/include bench/experiments/explore_overrides.cpp \
 //       build-gpu/libtilecl.a -lOpenCL -lpthread -o explore_overrides
 // Run: TILECL_TUNE=off explore_overrides SECTION[,SECTION...] [SAMPLES] > explore.jsonl
-//   SECTION: image, half, gemv, batched (random samples of each op's grid); gemv_multi, image_channels
+//   SECTION: image, half, gemv, batched (random samples of each op's grid); gemv_multi, image_channels, gemv_cpu
 //   (hand-picked lists). One JSON object per line: op, dtype, shape, config, ms, copy_ms (a copy
 //   of the bytes the call reads and writes), or error. The first line of each case is the device default.
 #define CL_HPP_TARGET_OPENCL_VERSION 120
@@ -107,7 +107,8 @@ void explore(const Case& c, const std::vector<std::string>& configs) {
     try {
       tilecl::tuning::override_parameters(device, c.op, c.dtype, tilecl::tuning::Parameters::parse(text));
     } catch (const std::exception& e) {
-      std::cerr << c.op << " " << c.shape << ": skipped " << text << ": " << std::string(e.what()).substr(0, 160) << "\n";
+      std::cerr << c.op << " " << c.shape << ": skipped " << text << ": " << std::string(e.what()).substr(0, 160)
+                << "\n";
       continue;  // outside the space or the device's limits
     }
     try {
@@ -162,8 +163,12 @@ void image_section(std::size_t samples) {
                                     {"gaussian_blur", false, 3, 9}, {"gaussian_blur", false, 4, 9}};
   for (const auto& f : filters) {
     std::vector<cl::Buffer> keep;
-    const Grid grid{{"TILE_X", {32, 64, 128, 256}}, {"TILE_Y", {16, 32, 64}}, {"WPT_Y", {4, 8, 16}},
-                    {"VEC", {4, 8, 16}},         {"PAD", {0}},              {"USE_LOCAL_INPUT", {0, 1}},
+    const Grid grid{{"TILE_X", {32, 64, 128, 256}},
+                    {"TILE_Y", {16, 32, 64}},
+                    {"WPT_Y", {4, 8, 16}},
+                    {"VEC", {4, 8, 16}},
+                    {"PAD", {0}},
+                    {"USE_LOCAL_INPUT", {0, 1}},
                     {"USE_PREFETCH", {0, 1}}};
     explore(filter_case(f, keep), sample("tiled", grid, samples, 7 + static_cast<unsigned>(f.channels)));
   }
@@ -171,12 +176,12 @@ void image_section(std::size_t samples) {
 
 // Hand-picked tiles around the defaults for several channels, with and without prefetch.
 void image_channels_section() {
-  const std::vector<Filter> filters{{"gaussian_blur", true, 3, 9}, {"gaussian_blur", true, 4, 9},
-                                    {"box_blur", true, 3, 5},      {"gaussian_blur", false, 3, 9},
+  const std::vector<Filter> filters{{"gaussian_blur", true, 3, 9},  {"gaussian_blur", true, 4, 9},
+                                    {"box_blur", true, 3, 5},       {"gaussian_blur", false, 3, 9},
                                     {"gaussian_blur", false, 4, 9}, {"gaussian_blur", true, 1, 9}};
-  const std::vector<std::string> tiles{"TILE_X=32 TILE_Y=32 WPT_Y=4 VEC=4", "TILE_X=32 TILE_Y=32 WPT_Y=4 VEC=8",
-                                       "TILE_X=64 TILE_Y=32 WPT_Y=8 VEC=8", "TILE_X=32 TILE_Y=16 WPT_Y=4 VEC=4",
-                                       "TILE_X=32 TILE_Y=32 WPT_Y=8 VEC=4", "TILE_X=16 TILE_Y=32 WPT_Y=4 VEC=16",
+  const std::vector<std::string> tiles{"TILE_X=32 TILE_Y=32 WPT_Y=4 VEC=4",   "TILE_X=32 TILE_Y=32 WPT_Y=4 VEC=8",
+                                       "TILE_X=64 TILE_Y=32 WPT_Y=8 VEC=8",   "TILE_X=32 TILE_Y=16 WPT_Y=4 VEC=4",
+                                       "TILE_X=32 TILE_Y=32 WPT_Y=8 VEC=4",   "TILE_X=16 TILE_Y=32 WPT_Y=4 VEC=16",
                                        "TILE_X=128 TILE_Y=32 WPT_Y=4 VEC=16", "TILE_X=256 TILE_Y=32 WPT_Y=8 VEC=8"};
   for (const auto& f : filters) {
     std::vector<cl::Buffer> keep;
@@ -209,7 +214,7 @@ void gemv_section(std::size_t samples) {
                       tilecl::gemm<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No,
                                           m, n, k, 1.0f, a, 0, k, b, 0, n, 0.0f, c, 0, n);
                     }};
-    const Grid grid{{"VEC", {1, 2, 4, 8}},  {"WPT", {1, 2, 4}},   {"UNROLL", {1, 2, 4, 8}},
+    const Grid grid{{"VEC", {1, 2, 4, 8}}, {"WPT", {1, 2, 4}},  {"UNROLL", {1, 2, 4, 8}},
                     {"WG_X", {8, 32, 64}}, {"WG_Y", {1, 4, 8}}, {"SPLIT", {1, 4, 16, 64}}};
     explore(gemm, sample("gemv", grid, samples, 11 + static_cast<unsigned>(m)));
   }
@@ -225,10 +230,29 @@ void gemv_multi_section() {
                       tilecl::gemm<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No,
                                           m, n, k, 1.0f, a, 0, k, b, 0, n, 0.0f, c, 0, n);
                     }};
-    explore(gemm, {"gemv SPLIT=64 UNROLL=4 VEC=1 WG_X=32 WG_Y=8 WPT=2", "gemv SPLIT=64 UNROLL=8 VEC=4 WG_X=64 WG_Y=1 WPT=1",
-                   "gemv SPLIT=64 UNROLL=4 VEC=2 WG_X=32 WG_Y=8 WPT=1", "gemv SPLIT=64 UNROLL=4 VEC=1 WG_X=32 WG_Y=8 WPT=4",
-                   "gemv SPLIT=64 UNROLL=8 VEC=2 WG_X=64 WG_Y=4 WPT=1", "gemv SPLIT=32 UNROLL=4 VEC=1 WG_X=32 WG_Y=8 WPT=2",
-                   "gemv SPLIT=64 UNROLL=2 VEC=4 WG_X=32 WG_Y=8 WPT=1"});
+    explore(gemm,
+            {"gemv SPLIT=64 UNROLL=4 VEC=1 WG_X=32 WG_Y=8 WPT=2", "gemv SPLIT=64 UNROLL=8 VEC=4 WG_X=64 WG_Y=1 WPT=1",
+             "gemv SPLIT=64 UNROLL=4 VEC=2 WG_X=32 WG_Y=8 WPT=1", "gemv SPLIT=64 UNROLL=4 VEC=1 WG_X=32 WG_Y=8 WPT=4",
+             "gemv SPLIT=64 UNROLL=8 VEC=2 WG_X=64 WG_Y=4 WPT=1", "gemv SPLIT=32 UNROLL=4 VEC=1 WG_X=32 WG_Y=8 WPT=2",
+             "gemv SPLIT=64 UNROLL=2 VEC=4 WG_X=32 WG_Y=8 WPT=1"});
+  }
+}
+
+// gemm with one side of 1..8 on a CPU (k = 4096): the CPU default against the gemv kernels' CPU forms.
+void gemv_cpu_section() {
+  const std::size_t k = 4096;
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes{{1, 4096}, {2, 4096}, {4, 4096}, {8, 4096},
+                                                                {4096, 1}, {4096, 4}, {4096, 8}};
+  for (const auto& [m, n] : shapes) {
+    cl::Buffer a = filled(m * k * 4), b = filled(k * n * 4), c = filled(m * n * 4);
+    const Case gemm{"gemm", "float", std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
+                    copy_ms(std::max(m, n) * k * 4 / 2), [&, m = m, n = n] {
+                      tilecl::gemm<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No,
+                                          m, n, k, 1.0f, a, 0, k, b, 0, n, 0.0f, c, 0, n);
+                    }};
+    explore(gemm,
+            {"gemv SPLIT=8 UNROLL=2 VEC=16 WG_X=8 WG_Y=1 WPT=4", "gemv SPLIT=4 UNROLL=2 VEC=16 WG_X=1 WG_Y=8 WPT=4",
+             "gemv SPLIT=64 UNROLL=4 VEC=8 WG_X=8 WG_Y=8 WPT=4", "gemv SPLIT=16 UNROLL=2 VEC=16 WG_X=8 WG_Y=1 WPT=2"});
   }
 }
 
@@ -239,16 +263,17 @@ void batched_section(std::size_t samples) {
   for (const Shape s : {Shape{4096, 32, 32, 32}, Shape{1024, 64, 64, 64}, Shape{256, 128, 128, 128}}) {
     cl::Buffer a = filled(s.batch * s.m * s.k * 4), b = filled(s.batch * s.k * s.n * 4),
                c = filled(s.batch * s.m * s.n * 4);
-    const std::string shape = std::to_string(s.batch) + "x" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
-                              std::to_string(s.k);
+    const std::string shape =
+        std::to_string(s.batch) + "x" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
     const Case batched{"gemm_strided_batched", "float", shape,
                        copy_ms(s.batch * (s.m * s.k + s.k * s.n + 2 * s.m * s.n) * 4 / 2), [&, s] {
-                         tilecl::gemm_strided_batched<float>(
-                             queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No, s.m, s.n,
-                             s.k, 1.0f, a, 0, s.k, s.m * s.k, b, 0, s.n, s.k * s.n, 0.5f, c, 0, s.n, s.m * s.n, s.batch);
+                         tilecl::gemm_strided_batched<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No,
+                                                             tilecl::Transpose::No, s.m, s.n, s.k, 1.0f, a, 0, s.k,
+                                                             s.m * s.k, b, 0, s.n, s.k * s.n, 0.5f, c, 0, s.n,
+                                                             s.m * s.n, s.batch);
                        }};
-    const Grid grid{{"TILE_M", {16, 32, 64}}, {"TILE_N", {16, 32, 64}}, {"TILE_K", {8, 16, 32}},
-                    {"WPT_M", {2, 4, 8}},     {"WPT_N", {2, 4, 8}},     {"MATS", {1, 2, 4}},
+    const Grid grid{{"TILE_M", {16, 32, 64}}, {"TILE_N", {16, 32, 64}},     {"TILE_K", {8, 16, 32}},
+                    {"WPT_M", {2, 4, 8}},     {"WPT_N", {2, 4, 8}},         {"MATS", {1, 2, 4}},
                     {"PAD", {0, 1, 4}},       {"USE_LOCAL_VECTORS", {0, 1}}};
     explore(batched, sample("tiled", grid, samples, 21 + static_cast<unsigned>(s.m)));
   }
@@ -272,8 +297,10 @@ int main(int argc, char** argv) {
     if ((sections + ",").find("gemv,") != std::string::npos) gemv_section(samples);
     if (sections.find("batched") != std::string::npos) batched_section(samples);
     if (sections.find("gemv_multi") != std::string::npos) gemv_multi_section();
+    if (sections.find("gemv_cpu") != std::string::npos) gemv_cpu_section();
     if (sections.find("image_channels") != std::string::npos) image_channels_section();
-    if (sections.find("image,") != std::string::npos || sections.size() >= 5 && sections.substr(sections.size() - 5) == "image")
+    if (sections.find("image,") != std::string::npos ||
+        sections.size() >= 5 && sections.substr(sections.size() - 5) == "image")
       image_section(samples);
   } catch (const std::exception& e) {
     std::cerr << "stopped: " << e.what() << "\n";

@@ -516,6 +516,9 @@ TEST_SUITE("ops.gemm") {
     CHECK(value(on_cpu, "WPT_N") == 64);
     CHECK(value(on_cpu, "USE_PACKED_B") == 1);
     CHECK(value(detail::gemm_default_config(f64, "large", cpu_device), "VEC") == 8);
+    // m or n of 1..8 on a CPU too: the gemv kernels (PoCL: 1.1-14x faster than the CPU and skinny kernels).
+    CHECK(detail::gemm_default_config(f32, "gemv-rows", cpu_device).variant == "gemv");
+    CHECK(detail::gemm_default_config(f32, "gemv-dots", cpu_device).variant == "gemv");
 
     for (const DeviceInfo* info : std::vector<const DeviceInfo*>{&h200, &small_gpu, &cpu_device, device().info}) {
       for (const auto& bucket : detail::gemm_buckets()) {

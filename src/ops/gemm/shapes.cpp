@@ -208,13 +208,15 @@ std::string class_name(const KernelProblem& p) {
 
 namespace {
 
-// The gemv variant where it applies: first on GPUs (it reads the large operand once, at memory bandwidth, for
-// all 1..8 vectors; the skinny kernels read it once per row or column block of C), after the CPU default on CPUs
-// (kept as it was: no A/B measurement on PoCL yet); first-use tuning times both at the call's shape.
-void add_gemv_candidate(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device, bool cpu,
+// The gemv variant first where it applies: it reads the large operand once, at memory bandwidth, for all 1..8
+// vectors; the skinny and CPU kernels read it once per row or column block of C. On GPUs and CPUs alike: under
+// PoCL on this project's 2-core CPU, gemm with k = 4096 and m = 1 / 2 / 4 / 8 took 3.7 / 4.7 / 3.9 / 4.5 ms
+// through it against 3.9 / 6.4 / 13.5 / 26.6 ms with the CPU default, and with n = 1 / 4 / 8 2.7 / 3.4 / 3.7 ms
+// against 4.7 / 19.9 / 50.9 ms with the skinny kernel (bench/experiments/explore_overrides.cpp gemv_cpu,
+// 2026-12-02). First-use tuning times the others after it at the call's shape.
+void add_gemv_candidate(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device,
                         std::vector<Config>& ranked) {
-  if (!is_gemv(category_of(p).name)) return;
-  ranked.insert(ranked.begin() + (cpu && !ranked.empty() ? 1 : 0), gemv_default(dtype, p, device));
+  if (is_gemv(category_of(p).name)) ranked.insert(ranked.begin(), gemv_default(dtype, p, device));
 }
 
 }  // namespace
@@ -232,7 +234,7 @@ std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& 
     if (category == "small")
       ranked.insert(ranked.begin() + (ranked.empty() ? 0 : 1), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
   }
-  add_gemv_candidate(dtype, p, device, cpu, ranked);
+  add_gemv_candidate(dtype, p, device, ranked);
   ranked.push_back({"tiled", {{"TILE", 8}, {"PAD", 1}}});
   ranked.push_back({"naive", {{"WG_X", 8}, {"WG_Y", 8}}});
   std::vector<Config> valid;
