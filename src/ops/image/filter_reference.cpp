@@ -89,17 +89,9 @@ void separable_reference(const Sampler<T>& sample, std::vector<double>& out, std
   });
 }
 
-}  // namespace
-
 template <typename T>
-void reference_filter(const std::vector<T>& src, std::uint64_t src_offset, std::uint64_t src_pitch,
-                      std::vector<double>& out, std::uint64_t out_offset, std::uint64_t out_pitch,
-                      const FilterProblem& problem, const HostTaps& taps) {
-  const Sampler<T> sample{src, src_offset, src_pitch, problem};
-  if (problem.shape.form == FilterForm::Separable) {
-    separable_reference(sample, out, out_offset, out_pitch, problem, taps);
-    return;
-  }
+void direct_reference(const Sampler<T>& sample, std::vector<double>& out, std::uint64_t out_offset,
+                      std::uint64_t out_pitch, const FilterProblem& problem, const HostTaps& taps) {
   const int rx = problem.shape.radius_x, ry = problem.shape.radius_y;
   for_each_element(problem, [&](long y, long x, long c, long e) {
     auto at = [&](long dy, long dx) { return sample(y + dy, x + dx, c); };
@@ -114,6 +106,21 @@ void reference_filter(const std::vector<T>& src, std::uint64_t src_offset, std::
     }
     out[out_offset + static_cast<std::uint64_t>(y) * out_pitch + static_cast<std::uint64_t>(e)] = value;
   });
+}
+
+}  // namespace
+
+// The sampler and both forms' loops live in the anonymous namespace above: lambdas that capture a sampler inside
+// this exported template would give it members of an internal type (GCC's -Wsubobject-linkage in unity builds).
+template <typename T>
+void reference_filter(const std::vector<T>& src, std::uint64_t src_offset, std::uint64_t src_pitch,
+                      std::vector<double>& out, std::uint64_t out_offset, std::uint64_t out_pitch,
+                      const FilterProblem& problem, const HostTaps& taps) {
+  const Sampler<T> sample{src, src_offset, src_pitch, problem};
+  if (problem.shape.form == FilterForm::Separable)
+    separable_reference(sample, out, out_offset, out_pitch, problem, taps);
+  else
+    direct_reference(sample, out, out_offset, out_pitch, problem, taps);
 }
 
 template void reference_filter<float>(const std::vector<float>&, std::uint64_t, std::uint64_t, std::vector<double>&,
