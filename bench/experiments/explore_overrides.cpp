@@ -293,15 +293,15 @@ int main(int argc, char** argv) {
   queue = cl::CommandQueue(context, device);
   std::cerr << "device: " << device.getInfo<CL_DEVICE_NAME>() << "\n";
   try {
-    if (sections.find("half") != std::string::npos) half_section(samples);
-    if ((sections + ",").find("gemv,") != std::string::npos) gemv_section(samples);
-    if (sections.find("batched") != std::string::npos) batched_section(samples);
-    if (sections.find("gemv_multi") != std::string::npos) gemv_multi_section();
-    if (sections.find("gemv_cpu") != std::string::npos) gemv_cpu_section();
-    if (sections.find("image_channels") != std::string::npos) image_channels_section();
-    if (sections.find("image,") != std::string::npos ||
-        sections.size() >= 5 && sections.substr(sections.size() - 5) == "image")
-      image_section(samples);
+    const std::vector<std::pair<std::string, std::function<void()>>> all{{"half", [&] { half_section(samples); }},
+                                                                         {"gemv", [&] { gemv_section(samples); }},
+                                                                         {"batched", [&] { batched_section(samples); }},
+                                                                         {"gemv_multi", gemv_multi_section},
+                                                                         {"gemv_cpu", gemv_cpu_section},
+                                                                         {"image_channels", image_channels_section},
+                                                                         {"image", [&] { image_section(samples); }}};
+    for (const auto& [name, run] : all)
+      if (("," + sections + ",").find("," + name + ",") != std::string::npos) run();
   } catch (const std::exception& e) {
     std::cerr << "stopped: " << e.what() << "\n";
     return 1;

@@ -70,8 +70,10 @@ Config gemv_config(std::int64_t vec, std::int64_t wpt, std::int64_t wg_x, std::i
   return {"gemv", {{"VEC", vec}, {"WPT", wpt}, {"WG_X", wg_x}, {"WG_Y", wg_y}, {"UNROLL", unroll}, {"SPLIT", split}}};
 }
 
-// The device's preferred configuration for a form, before fitting it to the device's limits.
-Config preferred_config(const DTypeInfo& dtype, GemvForm form, const DeviceInfo& device) {
+// The device's preferred configuration for a bucket's form and vector count, before fitting it to the device's
+// limits.
+Config preferred_config(const DTypeInfo& dtype, const GemvBucketShape& shape, const DeviceInfo& device) {
+  const GemvForm form = shape.form;
   if (device.is_cpu() || !device.local_memory_is_dedicated) {
     // CPUs: no local memory; each work-item streams whole rows (dots: WPT rows at once) or a strip of WPT
     // SIMD vectors of columns down the rows, in one SIMD register's width. Fixed work-group sizes: PoCL
@@ -87,8 +89,14 @@ Config preferred_config(const DTypeInfo& dtype, GemvForm form, const DeviceInfo&
   // flight each, partial sums added in local memory, the depth split in 16 slices for enough work-groups. At most
   // 256 work-items: NVIDIA's driver allows these kernels no more on the H200 (CL_KERNEL_WORK_GROUP_SIZE 256; a
   // 32 x 32 work-group failed every transposed call there, 2026-12-01).
+  // Several vectors down the columns (gemm with m of 2..8): 4 columns per work-item (each vector element loaded
+  // serves 4 outputs), 64 work-items along the row, each summing its own rows, 8 in flight, and the depth in 64
+  // slices. gemm m x 8192 x 8192 on the H200 for m = 2 / 4 / 8: 0.072 / 0.084 / 0.088 ms (93 / 80 / 77% of a copy
+  // of the matrix), against 0.072 / 0.103 / 0.251 ms with the one-vector settings
+  // (bench/experiments/explore_overrides.cpp, 2026-12-02).
   if (form == GemvForm::Dots)
     return gemv_config(std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(dtype.size)), 1, 32, 8, 4, 16);
+  if (shape.vectors > 1) return gemv_config(4, 1, 64, 1, 8, 64);
   return gemv_config(1, 1, 32, 8, 8, 16);
 }
 
@@ -115,15 +123,7 @@ SearchSpace gemv_search_space(const DTypeInfo& dtype, const std::string& bucket,
 }
 
 Config gemv_default_config(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
-  const GemvBucketShape& shape = gemv_bucket_problem(bucket);
-  Config config = preferred_config(dtype, shape.form, device);
-  // Several vectors down the columns (gemm with m of 2..8) on GPUs: 4 columns per work-item (each vector element
-  // loaded serves 4 outputs), 64 work-items along the row, each summing its own rows, 8 in flight, and the depth
-  // in 64 slices. gemm m x 8192 x 8192 on the H200 for m = 2 / 4 / 8: 0.072 / 0.084 / 0.088 ms (93 / 80 / 77% of a
-  // copy of the matrix), against 0.072 / 0.103 / 0.251 ms with the one-vector default
-  // (bench/experiments/explore_overrides.cpp, 2026-12-02).
-  if (shape.vectors > 1 && shape.form == GemvForm::Columns && !device.is_cpu() && device.local_memory_is_dedicated)
-    config = gemv_config(4, 1, 64, 1, 8, 64);
+  Config config = preferred_config(dtype, gemv_bucket_problem(bucket), device);
   // Halve the work-group (then the vector width) until the device holds it; one work-item always fits.
   const SearchSpace space({variant_space(dtype)});
   auto& v = config.values;
