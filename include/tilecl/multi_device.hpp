@@ -116,9 +116,9 @@ struct FrameBatch {
 };
 
 // The image filters of convolve.hpp on host images (same conventions: T std::uint8_t or float, `channels` 1 or
-// 3, pitches in elements, odd filter sizes, every border rule), over a batch of frames; the filter taps are
-// host vectors (row-major, filter_width * filter_height taps for convolve2d). width, height or frames.count 0
-// does nothing (the other arguments are still checked). Blocks until dst is complete.
+// 3, pitches in elements, odd filter sizes, every border rule; Border::Constant reads 0), over a batch of frames; the
+// filter taps are host vectors (row-major, filter_width * filter_height taps for convolve2d). width, height or
+// frames.count 0 does nothing (the other arguments are still checked). Blocks until dst is complete.
 template <typename T>
 void convolve2d(DeviceSet& devices, std::size_t width, std::size_t height, std::size_t channels, const T* src,
                 std::size_t src_pitch, T* dst, std::size_t dst_pitch, const std::vector<float>& filter,

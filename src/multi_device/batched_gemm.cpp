@@ -44,11 +44,13 @@ Events enqueue_batch_products(cl::CommandQueue& queue, const DeviceGemmForm& for
   return done;
 }
 
-namespace {
-
+// Element strides between consecutive matrices of A, B and C. Outside the anonymous namespace: the exported
+// template's lambda captures one.
 struct BatchStrides {
   std::size_t a, b, c;
 };
+
+namespace {
 
 // One operand's products on the device: packed storage (memory rows `rows` apart), or one shared matrix.
 struct PackedOperand {

@@ -7,6 +7,7 @@ std::optional<std::size_t> border_row(long long row, std::size_t height, Border 
   if (row >= 0 && row < n) return static_cast<std::size_t>(row);
   switch (border) {
     case Border::Zero:
+    case Border::Constant:  // the multi-device filters take the rule alone: their constant is 0
       return std::nullopt;
     case Border::Clamp:
       return row < 0 ? 0 : height - 1;
@@ -18,6 +19,11 @@ std::optional<std::size_t> border_row(long long row, std::size_t height, Border 
     }
     case Border::Wrap:
       return static_cast<std::size_t>(((row % n) + n) % n);
+    case Border::Reflect: {
+      const long long period = 2 * n;
+      const long long folded = ((row % period) + period) % period;
+      return static_cast<std::size_t>(folded < n ? folded : period - 1 - folded);
+    }
   }
   return std::nullopt;
 }

@@ -78,7 +78,8 @@ TEST_SUITE("multi.device_set") {
   }
 
   TEST_CASE("halo rows: every border rule maps rows as the kernels do, runs in order") {
-    for (const Border border : {Border::Zero, Border::Clamp, Border::Mirror, Border::Wrap})
+    for (const Border border :
+         {Border::Zero, Border::Clamp, Border::Mirror, Border::Wrap, Border::Reflect, Border::Constant})
       for (std::size_t height = 1; height < 9; ++height) {
         for (long long row = -25; row < 25; ++row) {
           const auto mapped = detail::border_row(row, height, border);

@@ -217,7 +217,8 @@ std::size_t check_filter(DeviceSet& set, const Filter& f, const Images& im, cl::
   return differing;
 }
 
-const Border kBorders[] = {Border::Zero, Border::Clamp, Border::Mirror, Border::Wrap};
+const Border kBorders[] = {Border::Zero, Border::Clamp,   Border::Mirror,
+                           Border::Wrap, Border::Reflect, Border::Constant};
 
 }  // namespace
 
@@ -228,7 +229,7 @@ TEST_SUITE("multi.images") {
     std::size_t differing = 0;
     const auto filters = [](std::size_t turn) {
       const Op op = static_cast<Op>(turn);
-      const Filter f{op, op == Op::Gaussian ? 2 : 1, op == Op::Box ? 3 : 2, kBorders[turn % 4], 0.8};
+      const Filter f{op, op == Op::Gaussian ? 2 : 1, op == Op::Box ? 3 : 2, kBorders[(turn * 5) % 6], 0.8};
       const Images im{29 + turn, 23, turn % 2 ? 3u : 1u, 1 + turn % 3, turn % 3, turn % 2 ? 5u : 0u};
       return std::make_pair(f, im);
     };
