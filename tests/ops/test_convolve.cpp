@@ -230,8 +230,8 @@ void check_filter(const Config* config, const Filter& f, std::size_t width, std:
   const std::size_t src_size = p.src_offset + reference::image_extent(p.src_pitch, row, height) + kGuard;
   const std::size_t dst_size = p.dst_offset + reference::image_extent(p.dst_pitch, row, height) + kGuard;
   const bool bytes = !std::is_same_v<T, float>;
-  // Settings shared by both types say how their bytes are rounded (a parameter of the CPU-shaped variants for
-  // bytes with float sums only): the others drop it.
+  // Settings shared by both types say how their bytes are rounded (bytes with float sums only): the others drop
+  // it.
   std::optional<Config> typed;
   if (config != nullptr && (!bytes || f.arithmetic == Arithmetic::OpenCV)) {
     typed = *config;
@@ -364,7 +364,7 @@ Config with_group(Config config, std::int64_t x, std::int64_t y) {
   return config;
 }
 
-// A CPU-shaped (vector, two_pass) setting with its rounding of bytes (floats ignore it: see check_filter).
+// A setting with its rounding of bytes (floats and OpenCV's arithmetic drop it: see check_filter).
 Config rounding(Config config, std::int64_t round_by_add) {
   config.values["USE_ROUND_BY_ADD"] = round_by_add;
   return config;
@@ -391,17 +391,17 @@ void expect_error(const std::string& op, const std::function<void()>& call, cons
 std::vector<Setting> swept_settings() {
   return {{Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 4}, {"USE_WINDOW", 1}}}, 8, 2), 0), 0, 5, 0},
           {Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 16}, {"USE_WINDOW", 0}}}, 16, 1), 1), 2, 3, 1, true},
-          {Op::Convolve2d, tiled(16, 8, 2, 4, 0), 0, 5, 0},
-          {Op::Convolve2d, tiled(8, 8, 4, 8, 8), 2, 4, 4, true},
+          {Op::Convolve2d, rounding(tiled(16, 8, 2, 4, 0), 1), 0, 5, 0},
+          {Op::Convolve2d, rounding(tiled(8, 8, 4, 8, 8), 0), 2, 4, 4, true},
           {Op::Separable, rounding(with_group({"two_pass", {{"VEC", 4}, {"USE_WINDOW", 0}}}, 8, 2), 1), 0, 1, 3},
           {Op::Separable, rounding(with_group({"two_pass", {{"VEC", 16}, {"USE_WINDOW", 1}}}, 4, 4), 0), 4, 5, 2, true},
           {Op::Separable, rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}, {"USE_WINDOW", 1}}}, 8, 1), 0), 0,
            1, 2},
           {Op::Separable, rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 32}, {"USE_WINDOW", 0}}}, 4, 2), 1), 4,
            5, 0, true},
-          {Op::Separable, tiled(16, 8, 2, 4, 0, 0, 0), 0, 1, 1},
-          {Op::Separable, tiled(8, 16, 4, 8, 8, 0, 1), 2, 3, 2},
-          {Op::Separable, tiled(16, 8, 8, 2, 2, 1, 0), 4, 5, 0, true}};
+          {Op::Separable, rounding(tiled(16, 8, 2, 4, 0, 0, 0), 1), 0, 1, 1},
+          {Op::Separable, rounding(tiled(8, 16, 4, 8, 8, 0, 1), 0), 2, 3, 2},
+          {Op::Separable, rounding(tiled(16, 8, 8, 2, 2, 1, 0), 1), 4, 5, 0, true}};
 }
 
 const Config kNaive = with_group({"naive", {}}, 8, 4);
@@ -505,11 +505,11 @@ TEST_SUITE("ops.convolve") {
             {rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 2}, {"USE_WINDOW", 1}}}, 8, 1), round_by_add),
              true},
             {rounding(with_group({"two_pass", {{"VEC", 8}, {"USE_WINDOW", 0}}}, 8, 1), round_by_add), true}};
-        if (round_by_add == 0) {
-          runs.push_back({with_group({"naive", {}}, 8, 1), false});
-          runs.push_back({tiled(16, 4, 2, 4, 0, 0, 0), true});
-          runs.push_back({tiled(16, 4, 2, 4, 0, 0, 1), true});
-        }
+        // The tiled kernels with both roundings too.
+        runs.push_back({rounding(tiled(16, 4, 2, 4, 0, 0, 0), round_by_add), true});
+        runs.push_back({rounding(tiled(16, 4, 2, 4, 0, 0, 1), round_by_add), true});
+        runs.push_back({rounding(tiled(8, 8, 4, 4, 0), round_by_add), false});
+        if (round_by_add == 0) runs.push_back({with_group({"naive", {}}, 8, 1), false});
         for (const auto& [config, separable] : runs) {
           CAPTURE(config.to_string());
           if (separable)
@@ -553,6 +553,7 @@ TEST_SUITE("ops.convolve") {
     const Config bytes = gpu_default(detail::FilterForm::Separable, 1, 4, detail::dtype_of<std::uint8_t>(), false);
     const Config byte_channels =
         gpu_default(detail::FilterForm::Separable, 3, 4, detail::dtype_of<std::uint8_t>(), true);
+    CHECK(bytes.values.at("USE_ROUND_BY_ADD") == 1);
     check_filter<float>(&direct, Filter{Op::Convolve2d, 1, Border::Mirror, 2, 2}, 300, 100, ImageLayout::Aligned, 0);
     check_filter<float>(&separable, Filter{Op::Gaussian, 1, Border::Mirror, 4, 4, 1.7}, 300, 100, ImageLayout::Ragged,
                         0);
@@ -852,7 +853,8 @@ TEST_SUITE("ops.convolve") {
       auto subject = op.make_subject("uint8", shape);
       const std::vector<Config> candidates{
           rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}, {"USE_WINDOW", 0}}}, 8, 1), 1),
-          rounding(with_group({"two_pass", {{"VEC", 4}, {"USE_WINDOW", 1}}}, 8, 2), 0), tiled(16, 8, 2, 4, 0, 0)};
+          rounding(with_group({"two_pass", {{"VEC", 4}, {"USE_WINDOW", 1}}}, 8, 2), 0),
+          rounding(tiled(16, 8, 2, 4, 0, 0), 1)};
       std::vector<Config> typed = candidates;
       if (shape.find("opencv") != std::string::npos)
         for (auto& config : typed) config.values.erase("USE_ROUND_BY_ADD");

@@ -57,7 +57,16 @@ std::vector<Constraint> tiled_constraints(const FilterShape& shape) {
   return constraints;
 }
 
-VariantSpace tiled_space(const FilterShape& shape) {
+// Bytes with float sums: how results are rounded (USE_ROUND_BY_ADD; the same results either way), adding 2^23
+// tried first.
+void add_rounding_parameter(const FilterShape& shape, const DTypeInfo& dtype, std::vector<Parameter>& parameters,
+                            std::vector<Constraint>& constraints) {
+  if (dtype.size != 1 || shape.opencv) return;
+  parameters.push_back({"USE_ROUND_BY_ADD", {1, 0}});
+  constraints.push_back(one_of("USE_ROUND_BY_ADD", {0, 1}));
+}
+
+VariantSpace tiled_space(const FilterShape& shape, const DTypeInfo& dtype) {
   // Tile height and rows per work-item around the default first, then tile width, vector width, padding.
   std::vector<Parameter> parameters{{"TILE_Y", {32, 16, 64, 8}},
                                     {"WPT_Y", {8, 4, 16, 2}},
@@ -69,26 +78,31 @@ VariantSpace tiled_space(const FilterShape& shape) {
     parameters.push_back({"USE_LOCAL_INPUT", {0, 1}});
     parameters.push_back({"USE_PREFETCH", {1, 0}});
   }
-  return VariantSpace{"tiled", parameters, tiled_constraints(shape)};
+  std::vector<Constraint> constraints = tiled_constraints(shape);
+  add_rounding_parameter(shape, dtype, parameters, constraints);
+  return VariantSpace{"tiled", parameters, constraints};
 }
 
-// A CPU-shaped (non-tiled) variant: its parameters, then (bytes with float sums) how results are rounded --
-// 1 the CPU default (rint is a software sequence under PoCL), 0 the GPU fallback's; the same results -- and
-// the launch-only work-group.
+// A CPU-shaped (non-tiled) variant: its parameters, then how an interior chunk reads its row taps, the byte
+// parameters (the same results either way), and the launch-only work-group.
 VariantSpace cpu_shaped(const std::string& variant, std::vector<Parameter> parameters,
-                        std::vector<Constraint> constraints, bool rounding) {
+                        std::vector<Constraint> constraints, const FilterShape& shape, const DTypeInfo& dtype) {
   // How an interior chunk reads its row taps: its window once and shuffles (1), or a load per tap (0).
   if (variant != "naive") {
     parameters.push_back({"USE_WINDOW", {0, 1}});
     constraints.push_back(one_of("USE_WINDOW", {0, 1}));
-  }
-  if (rounding) {
-    parameters.push_back({"USE_ROUND_BY_ADD", {1, 0}});
-    constraints.push_back(one_of("USE_ROUND_BY_ADD", {0, 1}));
+    add_rounding_parameter(shape, dtype, parameters, constraints);
   }
   for (auto& parameter : work_group_parameters()) parameters.push_back(parameter);
   constraints.push_back(work_group_fits());
   return VariantSpace{variant, parameters, constraints};
+}
+
+// Bytes with float sums are rounded by adding 2^23 on every device: PoCL's rint is a software sequence, and on
+// the H200 the tiled kernels ran 1-3% faster with it (a 9x9 Gaussian on 1 / 3 channels at 7680x4320: 0.0745 /
+// 0.235 ms against 0.0757 / 0.241 ms with rint; bench/results/nvidia-h200/explore-overrides, run 7a).
+void set_rounding_default(const FilterShape& shape, const DTypeInfo& dtype, Config& config) {
+  if (dtype.size == 1 && !shape.opencv) config.values["USE_ROUND_BY_ADD"] = 1;
 }
 
 // The tiled kernels' first choice on GPUs: (TILE_Y, WPT_Y) pairs in order of preference, and the widest tile.
@@ -97,8 +111,9 @@ VariantSpace cpu_shaped(const std::string& variant, std::vector<Parameter> param
 // 8 (tilecl tune, 2026-11-30). Bytes (separable): 8-byte chunks, no prefetch, tiles of 256 pixels for one
 // channel. On the H200 a 9x9 uint8 Gaussian at 7680x4320 took 0.077 ms with one channel against 0.096 ms with
 // the float settings, and 0.234 ms with three channels against 0.524 ms (0.29 ms without prefetch alone); four
-// channels were not measured with 8-byte chunks (0.437 ms with 4-byte ones, no prefetch)
-// (bench/experiments/explore_overrides.cpp, 2026-12-02).
+// channels 0.35 ms with 8-byte chunks (0.437 ms with 4-byte ones, no prefetch). Bytes take tiles of 32 rows at
+// every radius: a 5x5 box on 3 channels took 0.159 ms against 0.200 ms with 16 rows (1 channel: 0.060 against
+// 0.058) (bench/experiments/explore_overrides.cpp, 2026-12-02, runs 6b, 6c and 7a).
 struct TiledPreference {
   std::vector<std::pair<std::int64_t, std::int64_t>> heights;
   std::int64_t widest = 32;
@@ -110,7 +125,7 @@ TiledPreference tiled_preference(const FilterShape& shape, const DTypeInfo& dtyp
   const bool direct = shape.form == FilterForm::Direct;
   preference.bytes = dtype.size == 1 && !direct;
   if (shape.channels == 1) preference.widest = preference.bytes ? 256 : direct ? 128 : 64;
-  if (direct)
+  if (direct || preference.bytes)
     preference.heights = {{32, 4}, {16, 4}, {8, 2}};
   else if (shape.radius_y >= 3)
     preference.heights = {{32, 4}, {32, 8}, {16, 4}, {8, 2}};
@@ -133,6 +148,7 @@ std::optional<Config> preferred_tiled(const FilterShape& shape, const DTypeInfo&
         config.values["USE_LOCAL_INPUT"] = 0;
         config.values["USE_PREFETCH"] = preference.bytes ? 0 : 1;
       }
+      set_rounding_default(shape, dtype, config);
       if (space.validate(config, device).empty()) return config;
     }
   }
@@ -145,7 +161,7 @@ Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const Devic
   // Too large a filter for the tiled kernels: 16-byte accesses, 256 work-items.
   const bool direct = shape.form == FilterForm::Direct;
   Config config{direct ? "vector" : "two_pass", {{"VEC", 4}, {"USE_WINDOW", 0}}};
-  if (dtype.size == 1 && !shape.opencv) config.values["USE_ROUND_BY_ADD"] = 0;  // rint: one instruction on GPUs
+  set_rounding_default(shape, dtype, config);
   const Values work_group = work_group_default(64, 256, device.max_work_group_size);
   config.values.insert(work_group.begin(), work_group.end());
   return config;
@@ -154,12 +170,11 @@ Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const Devic
 }  // namespace
 
 SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype) {
-  const bool rounding = dtype.size == 1 && !shape.opencv;
   const Constraint vectors = one_of("VEC", {2, 4, 8, 16});
   if (shape.form == FilterForm::Direct) {
-    VariantSpace vector = cpu_shaped("vector", {{"VEC", {4, 8, 16, 2}}}, {vectors}, rounding);
-    VariantSpace naive = cpu_shaped("naive", {}, {}, false);
-    return SearchSpace({tiled_space(shape), vector, naive});
+    VariantSpace vector = cpu_shaped("vector", {{"VEC", {4, 8, 16, 2}}}, {vectors}, shape, dtype);
+    VariantSpace naive = cpu_shaped("naive", {}, {}, shape, dtype);
+    return SearchSpace({tiled_space(shape, dtype), vector, naive});
   }
   // Rows per work-item: with a build-time radius the kernel rolls its row passes through registers, so many
   // rows cost no registers and filter each input row fewer times (32: 1.25 times for a 9x9 filter).
@@ -168,9 +183,9 @@ SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dty
                  {vectors,
                   {"1 <= WPT_Y <= 128",
                    [](const Values& v, const DeviceInfo&) { return at(v, "WPT_Y") >= 1 && at(v, "WPT_Y") <= 128; }}},
-                 rounding);
-  VariantSpace two_pass = cpu_shaped("two_pass", {{"VEC", {4, 8, 16}}}, {vectors}, rounding);
-  return SearchSpace({tiled_space(shape), vector, two_pass});
+                 shape, dtype);
+  VariantSpace two_pass = cpu_shaped("two_pass", {{"VEC", {4, 8, 16}}}, {vectors}, shape, dtype);
+  return SearchSpace({tiled_space(shape, dtype), vector, two_pass});
 }
 
 Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device) {
@@ -186,7 +201,7 @@ Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype,
   Config config{"vector", {{"VEC", vec == 4 || vec == 8 || vec == 16 ? vec : 8}}};
   if (shape.form == FilterForm::Separable) config.values["WPT_Y"] = shape.radius_y <= kMaxFixedRadius ? 32 : 8;
   config.values["USE_WINDOW"] = 0;
-  if (dtype.size == 1 && !shape.opencv) config.values["USE_ROUND_BY_ADD"] = 1;
+  set_rounding_default(shape, dtype, config);
   const Values work_group = work_group_default(128, 128, device.max_work_group_size);
   config.values.insert(work_group.begin(), work_group.end());
   return config;

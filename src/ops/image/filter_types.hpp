@@ -69,7 +69,7 @@ struct FilterPlan {
   std::int64_t vec = 4;
   std::int64_t tile_x = 0, tile_y = 0, wpt_y = 1, pad = 0;  // WPT_Y also for the fused vector kernel
   bool local_input = false, prefetch = false;
-  bool round_by_add = false;
+  bool round_by_add = false;        // USE_ROUND_BY_ADD (bytes with float sums)
   std::int64_t window = 0;          // USE_WINDOW (vector and two_pass): 0 or 1
   std::int64_t wg_x = 0, wg_y = 1;  // launch-only work-group of the non-tiled kernels (0: the driver's)
 };
