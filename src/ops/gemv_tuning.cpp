@@ -94,6 +94,12 @@ Config preferred_config(const DTypeInfo& dtype, const GemvBucketShape& shape, co
   // slices. gemm m x 8192 x 8192 on the H200 for m = 2 / 4 / 8: 0.072 / 0.084 / 0.088 ms (93 / 80 / 77% of a copy
   // of the matrix), against 0.072 / 0.103 / 0.251 ms with the one-vector settings
   // (bench/experiments/explore_overrides.cpp, 2026-12-02).
+  // Half storage, one vector: 8-byte loads for dots (two row pieces per work-item, 64 work-items along the row)
+  // and 16-byte loads down the columns, 64 x 1 work-items, the depth in 64 slices. gemv 16384^2 on the H200:
+  // N 0.141 ms (92% of a copy of A) against 0.281 ms with the float settings (16-byte loads, 32 x 4); T 0.174 ms
+  // (75%) against 0.254 ms (explore_overrides gemv_half, 2026-12-02, run 7b).
+  if (is_half_storage(dtype) && shape.vectors == 1)
+    return form == GemvForm::Dots ? gemv_config(4, 2, 64, 1, 2, 64) : gemv_config(8, 1, 64, 1, 4, 64);
   if (form == GemvForm::Dots)
     return gemv_config(std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(dtype.size)), 1, 32, 8, 4, 16);
   if (shape.vectors > 1) return gemv_config(4, 1, 64, 1, 8, 64);

@@ -346,12 +346,15 @@ struct TransposeOp {
 
 // ---- tuning -----------------------------------------------------------------------------------------------
 
-// Tunes at the caller's shape, scaled down (same aspect) to at most kMaxTimedElements so tuning stays quick; a
-// subject made without a shape (tilecl tune) times its bucket's representative.
-constexpr std::uint64_t kMaxTimedElements = std::uint64_t{1} << 24;
+// Tunes at the caller's shape, scaled down (same aspect) to at most kMaxTimedBytes per matrix so that tuning
+// stays quick and its two buffers small; a subject made without a shape (tilecl tune) times its bucket's
+// representative. Halving the shape can change which tile wins: on the H200 a 3488 x 8425 double matrix kept the
+// shifted tile timed at 1744 x 8425 (2^24 elements, the earlier cap), 16% slower at full size than the padded one
+// (explore_overrides transpose, 2026-12-02, run 7b). A quarter of a GiB covers 2^25 doubles and 2^26 floats.
+constexpr std::uint64_t kMaxTimedBytes = std::uint64_t{1} << 28;
 
-std::pair<std::uint64_t, std::uint64_t> timed_shape(std::uint64_t rows, std::uint64_t cols) {
-  while (rows * cols > kMaxTimedElements) {
+std::pair<std::uint64_t, std::uint64_t> timed_shape(std::uint64_t rows, std::uint64_t cols, std::uint64_t element) {
+  while (rows * cols * element > kMaxTimedBytes) {
     if (rows >= cols)
       rows = (rows + 1) / 2;
     else
@@ -366,7 +369,7 @@ class TransposeSubject : public TuningSubject {
   // Timed at (rows, cols) scaled down, with output rows as aligned as the call's: whole sectors or not.
   TransposeSubject(std::uint64_t rows, std::uint64_t cols, std::uint64_t ld_out)
       : bucket_(bucket_of(rows, cols, sector_aligned<T>(ld_out))) {
-    std::tie(rows_, cols_) = timed_shape(rows, cols);
+    std::tie(rows_, cols_) = timed_shape(rows, cols, sizeof(T));
     const std::uint64_t sector = std::max<std::uint64_t>(1, 32 / sizeof(T));
     ld_out_ = bucket_.out_aligned ? (rows_ + sector - 1) / sector * sector : rows_ + (sector_aligned<T>(rows_) ? 1 : 0);
   }
@@ -383,7 +386,10 @@ class TransposeSubject : public TuningSubject {
   }
   BuildOptions build_options(const Config& config) const override { return plan_for(dtype_of<T>(), config).options; }
   // The shifted and the padded tile trade places with the output's alignment: first use times both at the call's
-  // shape (a transpose program compiles in tens of milliseconds).
+  // shape, within a budget that holds two cold compiles (on the H200 a transpose program took 0.2-0.3 s to build
+  // on a fresh machine: with the common 250 ms budget the second tile was never timed there, and a 3488 x 8425
+  // double matrix kept the shifted tile at 0.146 ms against the padded one's 0.127 ms; 2026-12-02, runs 7d, 7e).
+  double first_use_budget_ms(double /*default_ms*/) const override { return 1000; }
   std::vector<Config> first_use_candidates(const DeviceInfo& device) const override {
     Config other = default_config(device);
     if (other.variant == "bytes") {
@@ -405,7 +411,11 @@ class TransposeSubject : public TuningSubject {
     std::mt19937_64 random(seed);
     queue_ = queue;
     const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
-    timing_in_ = upload(context, queue_, random_values<T>(rows_ * cols_, random));
+    // The timing matrix is filled on the device: a transpose's speed does not depend on the values (the checks
+    // below hold random ones), and host-made random data of up to 256 MiB took longer than the tuning budget.
+    const std::size_t bytes = rows_ * cols_ * sizeof(T);
+    timing_in_ = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+    queue_.enqueueFillBuffer(timing_in_, std::uint8_t{0x5A}, 0, bytes);
     timing_out_ = cl::Buffer(context, CL_MEM_READ_WRITE, ld_out_ * cols_ * sizeof(T));
     for (auto& check : checks_) check.prepare(context, queue_, random);
   }

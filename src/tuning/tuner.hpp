@@ -53,7 +53,7 @@ struct TuningOutcome {
 };
 
 struct TunerOptions {
-  double budget_ms = 250;  // no new candidate starts after this; the first always runs
+  double budget_ms = 250;  // no new candidate starts after this, counted from the end of prepare; the first always runs
   std::uint64_t seed = 1;  // scratch data
   // Configs known to fail (their to_string()); skipped, not retried.
   std::set<std::string> known_failures;

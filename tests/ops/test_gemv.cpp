@@ -395,17 +395,24 @@ TEST_SUITE("ops.gemv") {
     gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true, gpu.compute_units = 132;
     gpu.local_memory_bytes = std::min<std::uint64_t>(49152, device().info->local_memory_bytes);
     gpu.max_work_group_size = std::min<std::size_t>(1024, device().info->max_work_group_size);
+    // Float's and half's (half storage has its own GPU defaults for one vector).
     std::set<std::string> done;
     for (const auto& bucket : detail::gemv_buckets()) {
       for (const DeviceInfo* info : {device().info, static_cast<const DeviceInfo*>(&gpu)}) {
-        const Config config = detail::gemv_default_config(detail::dtype_of<float>(), bucket, *info);
-        INFO(bucket << ": " << config.to_string());
-        CHECK(detail::gemv_search_space(detail::dtype_of<float>(), bucket, *info).validate(config, *info) == "");
-        if (!done.insert(config.to_string()).second) continue;
-        Problem p;
-        p.m = 77, p.n = 530, p.alpha = 1.0, p.beta = 0.25, p.a_offset = 8;
-        p.trans = bucket.rfind("dots", 0) == 0 ? Transpose::No : Transpose::Yes;
-        check_gemv<float>(&config, p);
+        for (const bool half_storage : {false, true}) {
+          const auto& dtype = half_storage ? detail::dtype_of<half>() : detail::dtype_of<float>();
+          const Config config = detail::gemv_default_config(dtype, bucket, *info);
+          INFO(bucket << " " << dtype.name << ": " << config.to_string());
+          CHECK(detail::gemv_search_space(dtype, bucket, *info).validate(config, *info) == "");
+          if (!done.insert(std::string(dtype.name) + " " + config.to_string()).second) continue;
+          Problem p;
+          p.m = 77, p.n = 530, p.alpha = 1.0, p.beta = 0.25, p.a_offset = 8;
+          p.trans = bucket.rfind("dots", 0) == 0 ? Transpose::No : Transpose::Yes;
+          if (half_storage)
+            check_gemv<half>(&config, p);
+          else
+            check_gemv<float>(&config, p);
+        }
       }
     }
   }
