@@ -113,7 +113,7 @@
 #if VEC == 1
 #define GEMV_VLOAD(pointer) GEMV_LOAD(pointer)
 #else
-#define GEMV_VLOAD(pointer) TILECL_CAT(vload_half, VEC)(0, (const __global half*)(pointer))
+#define GEMV_VLOAD(pointer) TILECL_CAT(TILECL_CAT(tilecl_vload_half, VEC), _aligned)((const __global ushort*)(pointer))
 #endif
 #define GEMV_STORE(value, pointer) vstore_half_rte(value, 0, (__global half*)(pointer))
 #else

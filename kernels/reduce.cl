@@ -164,10 +164,13 @@
 #define REDUCE_LOAD1(p, i) vload_half(i, (__global const half*)(p))
 #if VEC == 1
 #define REDUCE_LOADV(p, i) REDUCE_LOAD1(p, i)
+#define REDUCE_LOADU(p) REDUCE_LOAD1(p, 0)
 #else
-#define REDUCE_LOADV(p, i) TILECL_CAT(vload_half, VEC)(i, (__global const half*)(p))
+/* Aligned vectors through one wide load (common.clh); element-aligned ones through vload_halfN. */
+#define REDUCE_LOADV(p, i) \
+  TILECL_CAT(TILECL_CAT(tilecl_vload_half, VEC), _aligned)((__global const ushort*)(p) + (size_t)(i)*VEC)
+#define REDUCE_LOADU(p) TILECL_CAT(vload_half, VEC)(0, (__global const half*)(p))
 #endif
-#define REDUCE_LOADU(p) REDUCE_LOADV(p, 0)
 #else
 #define REDUCE_LOAD1(p, i) REDUCE_TO_ACC1((p)[i])
 #define REDUCE_LOADV(p, i) (((__global const REDUCE_VTYPE*)(p))[i])

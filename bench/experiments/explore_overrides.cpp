@@ -6,9 +6,10 @@
 //   g++ -O2 -std=c++17 -Iinclude -Ibuild-gpu/include bench/experiments/explore_overrides.cpp \
 //       build-gpu/libtilecl.a -lOpenCL -lpthread -o explore_overrides
 // Run: TILECL_TUNE=off explore_overrides SECTION[,SECTION...] [SAMPLES] > explore.jsonl
-//   SECTION: image, half, gemv, batched (random samples of each op's grid); gemv_multi, image_channels, gemv_cpu
-//   (hand-picked lists). One JSON object per line: op, dtype, shape, config, ms, copy_ms (a copy
-//   of the bytes the call reads and writes), or error. The first line of each case is the device default.
+//   SECTION: image, half, gemv, batched (random samples of each op's grid); gemv_multi, image_channels, gemv_cpu,
+//   image_bytes, transpose (hand-picked lists), gemv_half (a sample). One JSON object per line: op, dtype, shape,
+//   config, ms, copy_ms (a copy of the bytes the call reads and writes), or error. The first line of each case is the
+//   device default.
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -29,6 +30,8 @@
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
 #include "tilecl/gemm_batched.hpp"
+#include "tilecl/gemv.hpp"
+#include "tilecl/transpose.hpp"
 #include "tilecl/tuning.hpp"
 
 namespace {
@@ -193,6 +196,30 @@ void image_channels_section() {
   }
 }
 
+// Byte filters: rounding by adding 2^23 against rint in the tiled kernels, tiles around the byte defaults, and
+// the register-only vector kernel with aligned windows. (Run 7a also tried USE_BYTE_BITS, bytes to floats through
+// their bit patterns: no faster on the H200, so the macro was removed.)
+void image_bytes_section() {
+  const std::vector<Filter> filters{{"gaussian_blur", true, 1, 9}, {"gaussian_blur", true, 3, 9},
+                                    {"gaussian_blur", true, 4, 9}, {"box_blur", true, 1, 5},
+                                    {"box_blur", true, 3, 5},      {"box_blur", true, 4, 5}};
+  for (const auto& f : filters) {
+    const std::string x = f.channels == 1 ? "256" : "32", half_x = f.channels == 1 ? "128" : "16";
+    const std::string fixed = " PAD=0 USE_LOCAL_INPUT=0 USE_PREFETCH=0";
+    std::vector<std::string> configs{"tiled TILE_X=" + x + " TILE_Y=32 WPT_Y=4 VEC=8" + fixed + " USE_ROUND_BY_ADD=0"};
+    for (const std::string tile :
+         {"TILE_X=" + x + " TILE_Y=32 WPT_Y=4 VEC=8", "TILE_X=" + x + " TILE_Y=32 WPT_Y=8 VEC=8",
+          "TILE_X=" + x + " TILE_Y=32 WPT_Y=4 VEC=16", "TILE_X=" + x + " TILE_Y=32 WPT_Y=4 VEC=4",
+          "TILE_X=" + half_x + " TILE_Y=32 WPT_Y=4 VEC=8", "TILE_X=" + x + " TILE_Y=16 WPT_Y=4 VEC=8"})
+      configs.push_back("tiled " + tile + fixed + " USE_ROUND_BY_ADD=1");
+    for (const std::string vector :
+         {"VEC=16 WPT_Y=32 WG_X=64 WG_Y=1", "VEC=8 WPT_Y=32 WG_X=128 WG_Y=1", "VEC=8 WPT_Y=16 WG_X=64 WG_Y=2"})
+      configs.push_back("vector " + vector + " USE_WINDOW=1 USE_ROUND_BY_ADD=1");
+    std::vector<cl::Buffer> keep;
+    explore(filter_case(f, keep), configs);
+  }
+}
+
 void half_section(std::size_t samples) {
   const std::size_t n = std::size_t(1) << 26;
   cl::Buffer x = filled(n * 2, 0x3c003c00u), y = filled(n * 2, 0x3c003c00u), z = filled(n * 2);
@@ -256,6 +283,68 @@ void gemv_cpu_section() {
   }
 }
 
+// Half gemv on a 512 MiB matrix, both orientations: the default and a sample of the grid.
+void gemv_half_section(std::size_t samples) {
+  const std::size_t n = 16384;
+  cl::Buffer a = filled(n * n * 2, 0x3c003c00u), x = filled(n * 2, 0x3c003c00u), y = filled(n * 2);
+  for (const bool transposed : {false, true}) {
+    const auto trans = transposed ? tilecl::Transpose::Yes : tilecl::Transpose::No;
+    const Case gemv{"gemv", "half", "16384x16384:" + std::string(transposed ? "T" : "N"), copy_ms(n * n * 2 / 2),
+                    [&, trans] {
+                      tilecl::gemv<tilecl::half>(queue, tilecl::Layout::RowMajor, trans, n, n, 1.0f, a, 0, n, x, 0, 1,
+                                                 0.0f, y, 0, 1);
+                    }};
+    const Grid grid{{"VEC", {2, 4, 8}}, {"WPT", {1, 2}},     {"UNROLL", {2, 4, 8}},
+                    {"WG_X", {32, 64}}, {"WG_Y", {1, 4, 8}}, {"SPLIT", {4, 16, 64}}};
+    // Around run 7b's best of each orientation, then a sample of the grid.
+    std::vector<std::string> configs =
+        transposed ? std::vector<std::string>{"gemv VEC=4 WPT=1 WG_X=64 WG_Y=1 UNROLL=4 SPLIT=64",
+                                              "gemv VEC=8 WPT=1 WG_X=128 WG_Y=1 UNROLL=4 SPLIT=64",
+                                              "gemv VEC=8 WPT=1 WG_X=32 WG_Y=2 UNROLL=4 SPLIT=64",
+                                              "gemv VEC=4 WPT=2 WG_X=64 WG_Y=1 UNROLL=4 SPLIT=64",
+                                              "gemv VEC=8 WPT=1 WG_X=64 WG_Y=1 UNROLL=8 SPLIT=32",
+                                              "gemv VEC=2 WPT=2 WG_X=64 WG_Y=2 UNROLL=4 SPLIT=64"}
+                   : std::vector<std::string>{"gemv VEC=4 WPT=2 WG_X=128 WG_Y=1 UNROLL=2 SPLIT=64",
+                                              "gemv VEC=4 WPT=4 WG_X=64 WG_Y=1 UNROLL=2 SPLIT=64",
+                                              "gemv VEC=2 WPT=2 WG_X=64 WG_Y=1 UNROLL=4 SPLIT=64",
+                                              "gemv VEC=4 WPT=2 WG_X=32 WG_Y=2 UNROLL=2 SPLIT=64"};
+    for (const auto& config : sample("gemv", grid, samples, transposed ? 31 : 37)) configs.push_back(config);
+    explore(gemv, configs);
+  }
+}
+
+// Transposes of large ragged matrices (output rows off the 32-byte sectors) and half: padded against shifted.
+void transpose_section() {
+  struct Shape {
+    const char* dtype;
+    std::size_t size, rows, cols;
+  };
+  for (const Shape s : {Shape{"float", 4, 5305, 8878}, Shape{"double", 8, 3488, 8425}, Shape{"half", 2, 16384, 16384},
+                        Shape{"half", 2, 5305, 8878}, Shape{"float", 4, 9001, 3001}}) {
+    const std::uint64_t bytes = std::uint64_t{s.rows} * s.cols * s.size;
+    cl::Buffer in = filled(bytes), out = filled(bytes);
+    const std::string shape = std::to_string(s.rows) + "x" + std::to_string(s.cols);
+    std::function<void()> call;
+    const std::size_t rows = s.rows, cols = s.cols;
+    if (s.size == 4)
+      call = [=]() mutable { tilecl::transpose<float>(queue, rows, cols, in, 0, cols, out, 0, rows); };
+    else if (s.size == 8)
+      call = [=]() mutable { tilecl::transpose<double>(queue, rows, cols, in, 0, cols, out, 0, rows); };
+    else
+      call = [=]() mutable { tilecl::transpose<tilecl::half>(queue, rows, cols, in, 0, cols, out, 0, rows); };
+    const std::string tile = s.size == 8 ? "32" : "64", vec = std::to_string(16 / s.size);
+    const std::string sector = std::to_string(32 / s.size);
+    std::vector<std::string> configs;
+    for (const std::string rows_of : {"16", "8", "4"}) {
+      configs.push_back("padded TILE=" + tile + " VEC=" + vec + " WG_Y=" + rows_of + " PAD=1");
+      configs.push_back("shifted TILE=" + tile + " VEC=" + vec + " WG_Y=" + rows_of + " PAD=1 SECTOR=" + sector);
+    }
+    configs.push_back("shifted TILE=32 VEC=" + vec + " WG_Y=8 PAD=1 SECTOR=" + sector);
+    configs.push_back("padded TILE=32 VEC=" + vec + " WG_Y=8 PAD=1");
+    explore(Case{"transpose", s.dtype, shape, copy_ms(bytes), call}, configs);
+  }
+}
+
 void batched_section(std::size_t samples) {
   struct Shape {
     std::size_t batch, m, n, k;
@@ -293,13 +382,17 @@ int main(int argc, char** argv) {
   queue = cl::CommandQueue(context, device);
   std::cerr << "device: " << device.getInfo<CL_DEVICE_NAME>() << "\n";
   try {
-    const std::vector<std::pair<std::string, std::function<void()>>> all{{"half", [&] { half_section(samples); }},
-                                                                         {"gemv", [&] { gemv_section(samples); }},
-                                                                         {"batched", [&] { batched_section(samples); }},
-                                                                         {"gemv_multi", gemv_multi_section},
-                                                                         {"gemv_cpu", gemv_cpu_section},
-                                                                         {"image_channels", image_channels_section},
-                                                                         {"image", [&] { image_section(samples); }}};
+    const std::vector<std::pair<std::string, std::function<void()>>> all{
+        {"half", [&] { half_section(samples); }},
+        {"gemv", [&] { gemv_section(samples); }},
+        {"batched", [&] { batched_section(samples); }},
+        {"gemv_multi", gemv_multi_section},
+        {"gemv_cpu", gemv_cpu_section},
+        {"image_channels", image_channels_section},
+        {"image_bytes", image_bytes_section},
+        {"transpose", transpose_section},
+        {"gemv_half", [&] { gemv_half_section(samples); }},
+        {"image", [&] { image_section(samples); }}};
     for (const auto& [name, run] : all)
       if (("," + sections + ",").find("," + name + ",") != std::string::npos) run();
   } catch (const std::exception& e) {
