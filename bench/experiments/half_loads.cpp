@@ -61,7 +61,8 @@ double best_ms(cl::CommandQueue& queue, const std::function<void()>& call) {
     const auto start = std::chrono::steady_clock::now();
     for (int r = 0; r < 20; ++r) call();
     queue.finish();
-    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 20);
+    best = std::min(best,
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 20);
   }
   return best;
 }
