@@ -131,13 +131,15 @@
  *             from 90.5 to 86.6 us, the 5x5 box from 83.1 to 71.8 us), 0 loads and filters row by row.
  *             Default 0.
  *   USE_ROUND_BY_ADD  uchar with float sums: how results are rounded: 0 rint (one instruction on GPUs), 1
- *             clamp to 0..255 first, then add 2^23 and keep the low 8 bits of the sum's bit pattern (PoCL's rint
- *             is a long software sequence; on the H200 the tiled kernels ran 1-3% faster with it, 2026-12-02). The same
- * results: in 0..255 the addition rounds to an integer, to nearest with ties to even (OpenCL's default rounding mode;
- * nothing is built with -cl-fast-relaxed-math, so it is not folded), 2^23 + k for k in 0..255 has k as its low 8 bits,
- * and clamping before or after rounding to the nearest integer agrees at integer bounds. Default 0. USE_FMA   direct
- * kernels, 0 or 1: OpenCV's filter2D arithmetic (above). Default 0. USE_FIXED_POINT  separable kernels with uchar: 0
- * float sums, 1 or 2 OpenCV's integer arithmetic with the shifting or the dividing finish (above). Default 0.
+ *             clamp to 0..255 first, then add 2^23 and keep the low 8 bits of the sum's bit pattern (PoCL's
+ *             rint is a long software sequence; on the H200 the tiled kernels ran 1-3% faster with it,
+ *             2026-12-02). The same results: in 0..255 the addition rounds to an integer, to nearest with ties
+ *             to even (OpenCL's default rounding mode; nothing is built with -cl-fast-relaxed-math, so it is
+ *             not folded), 2^23 + k for k in 0..255 has k as its low 8 bits, and clamping before or after
+ *             rounding to the nearest integer agrees at integer bounds. Default 0.
+ *   USE_FMA   direct kernels, 0 or 1: OpenCV's filter2D arithmetic (above). Default 0.
+ *   USE_FIXED_POINT  separable kernels with uchar: 0 float sums, 1 or 2 OpenCV's integer arithmetic with the
+ *             shifting or the dividing finish (above). Default 0.
  *   USE_WINDOW  the CPU-shaped kernels with a build-time RADIUS_X, 0 or 1: how an interior chunk's row taps are
  *             read. 0: one unaligned vector load (and conversion) per tap; 1: the chunk's window is loaded and
  *             converted once, as whole vectors, and each tap's vector is a constant shuffle of two of them (a

@@ -348,9 +348,8 @@ struct TransposeOp {
 
 // Tunes at the caller's shape, scaled down (same aspect) to at most kMaxTimedBytes per matrix so that tuning
 // stays quick and its two buffers small; a subject made without a shape (tilecl tune) times its bucket's
-// representative. Halving the shape can change which tile wins: on the H200 a 3488 x 8425 double matrix kept the
-// shifted tile timed at 1744 x 8425 (2^24 elements, the earlier cap), 16% slower at full size than the padded one
-// (explore_overrides transpose, 2026-12-02, run 7b). A quarter of a GiB covers 2^25 doubles and 2^26 floats.
+// representative. A quarter of a GiB keeps the call's own shape up to 2^25 doubles or 2^26 floats (the earlier
+// cap, 2^24 elements, halved most large matrices: the tiles' order depends on the shape and the element size).
 constexpr std::uint64_t kMaxTimedBytes = std::uint64_t{1} << 28;
 
 std::pair<std::uint64_t, std::uint64_t> timed_shape(std::uint64_t rows, std::uint64_t cols, std::uint64_t element) {
