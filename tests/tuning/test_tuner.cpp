@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "support/fixture.hpp"
 #include "tilecl/error.hpp"
@@ -16,6 +18,7 @@ class PlantedSubject : public TuningSubject {
  public:
   std::set<std::int64_t> wrong, unbuildable, unlaunchable;
   int prepared = 0;
+  int prepare_ms = 0;  // how long prepare takes
   std::vector<std::int64_t> verified;
 
   TuningKey key() const override { return {"planted", "float", "all"}; }
@@ -26,7 +29,10 @@ class PlantedSubject : public TuningSubject {
   }
   Config default_config(const DeviceInfo&) const override { return {"only", {{"X", 1}}}; }
   BuildOptions build_options(const Config&) const override { return {}; }
-  void prepare(const cl::CommandQueue&, std::uint64_t) override { ++prepared; }
+  void prepare(const cl::CommandQueue&, std::uint64_t) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(prepare_ms));
+    ++prepared;
+  }
   std::vector<cl::Event> run(cl::CommandQueue&, const Config&) override { return {}; }
   std::string verify(cl::CommandQueue&, const Config& config) override {
     const auto x = config.value("X");
@@ -128,5 +134,19 @@ TEST_SUITE("tuning.tuner") {
     CHECK(subject.verified.size() == 1);
     CHECK(outcome.results[1].status == CandidateStatus::NotTried);
     CHECK(progress_calls == 1);
+  }
+
+  TEST_CASE("tuner: the budget counts from the end of prepare: slow timing data does not spend it") {
+    // A prepare of 300 ms against a budget of 200 ms: every candidate still runs (the planted timer takes no time).
+    PlantedSubject subject;
+    subject.prepare_ms = 300;
+    PlantedTimer timer;
+    timer.times = {{1, 5.0}, {2, 1.0}, {3, 4.0}, {4, 4.0}, {5, 4.0}, {6, 4.0}};
+    TunerOptions options;
+    options.budget_ms = 200;
+    auto outcome = run_tuner(subject, test::device().queue, all_configs(subject), {"only", {{"X", 1}}}, options, timer);
+    CHECK(subject.verified.size() == 6);
+    CHECK(outcome.best.value("X") == 2);
+    CHECK(outcome.elapsed_seconds >= 0.3);  // the outcome's time still includes prepare
   }
 }
