@@ -345,6 +345,21 @@ void transpose_section() {
   }
 }
 
+// Square SGEMM on a CPU (issue 14: >= 0.9x OpenBLAS at 512..2048): the CPU kernel's grid.
+void gemm_cpu_square_section() {
+  for (const std::size_t n : {512, 1024}) {
+    cl::Buffer a = filled(n * n * 4), b = filled(n * n * 4), c = filled(n * n * 4);
+    const Case gemm{"gemm", "float", std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n),
+                    copy_ms(n * n * 4), [&, n] {
+                      tilecl::gemm<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No,
+                                          n, n, n, 1.0f, a, 0, n, b, 0, n, 0.0f, c, 0, n);
+                    }};
+    const Grid grid{{"USE_PACKED_B", {0, 1}}, {"WPT_N", {32, 64}}, {"WPT_M", {4, 6, 8}}, {"VEC", {16}}, {"WG_X", {1}},
+                    {"WG_Y", {1, 8}}};
+    explore(gemm, sample("cpu", grid, 24, 5));
+  }
+}
+
 void batched_section(std::size_t samples) {
   struct Shape {
     std::size_t batch, m, n, k;
@@ -388,6 +403,7 @@ int main(int argc, char** argv) {
         {"batched", [&] { batched_section(samples); }},
         {"gemv_multi", gemv_multi_section},
         {"gemv_cpu", gemv_cpu_section},
+        {"gemm_cpu_square", gemm_cpu_square_section},
         {"image_channels", image_channels_section},
         {"image_bytes", image_bytes_section},
         {"transpose", transpose_section},
