@@ -1,31 +1,13 @@
 #include "multi_device/halo_rows.hpp"
 
+#include "ops/image/border.hpp"
+
 namespace tilecl::detail {
 
 std::optional<std::size_t> border_row(long long row, std::size_t height, Border border) {
-  const auto n = static_cast<long long>(height);
-  if (row >= 0 && row < n) return static_cast<std::size_t>(row);
-  switch (border) {
-    case Border::Zero:
-    case Border::Constant:  // the multi-device filters take the rule alone: their constant is 0
-      return std::nullopt;
-    case Border::Clamp:
-      return row < 0 ? 0 : height - 1;
-    case Border::Mirror: {
-      if (n == 1) return 0;
-      const long long period = 2 * n - 2;
-      const long long folded = ((row % period) + period) % period;
-      return static_cast<std::size_t>(folded < n ? folded : period - folded);
-    }
-    case Border::Wrap:
-      return static_cast<std::size_t>(((row % n) + n) % n);
-    case Border::Reflect: {
-      const long long period = 2 * n;
-      const long long folded = ((row % period) + period) % period;
-      return static_cast<std::size_t>(folded < n ? folded : period - 1 - folded);
-    }
-  }
-  return std::nullopt;
+  const long folded = fold_index(static_cast<long>(row), static_cast<long>(height), border);
+  if (folded < 0) return std::nullopt;
+  return static_cast<std::size_t>(folded);
 }
 
 std::vector<RowRun> extended_band_rows(std::size_t height, IndexRange band, std::size_t halo, Border border) {

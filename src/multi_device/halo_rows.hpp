@@ -15,9 +15,8 @@
 namespace tilecl::detail {
 
 // The image row that row `row` (which may lie outside [0, height)) reads under `border`, or nothing when the
-// rule reads zeros. height > 0. Zero and Constant (whose value the multi-device filters fix at 0): none outside;
-// Clamp: the nearest edge row; Mirror: reflect-101, periodic with period 2 height - 2; Wrap: periodic with period
-// height; Reflect: reflection repeating the edge row, period 2 height. (kernels/convolve.cl applies the same rules.)
+// rule reads zeros (Zero, and Constant, whose value the multi-device filters fix at 0). height > 0. The
+// single-device folding (fold_index, src/ops/image/border.hpp), as kernels/convolve.cl applies it.
 std::optional<std::size_t> border_row(long long row, std::size_t height, Border border);
 
 // Consecutive rows of an extended band: `count` rows from extended row `to`, copies of image rows from `from`
