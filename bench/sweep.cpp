@@ -15,8 +15,8 @@ namespace tilecl::bench {
 
 std::vector<SweepOp> sweep_ops(const DeviceInfo& device) {
   std::vector<SweepOp> ops;
-  for (auto&& family :
-       {sweeps::gemm_sweep_ops(device), sweeps::transpose_sweep_ops(device), sweeps::vector_sweep_ops(device)})
+  for (auto&& family : {sweeps::gemm_sweep_ops(device), sweeps::gemm_mma_sweep_ops(device),
+                        sweeps::transpose_sweep_ops(device), sweeps::vector_sweep_ops(device)})
     ops.insert(ops.end(), family.begin(), family.end());
   return ops;
 }

@@ -25,11 +25,16 @@
  *                      m16n8k8 for tf32) with float accumulators in registers. K advances TILE_K at a time through
  *                      STAGES local-memory buffers filled by cp.async (16 bytes per copy, bytes beyond the matrix
  *                      zero-filled): the copies of the next STAGES - 1 K tiles are in flight while one is computed,
- *                      one barrier per K tile. Tiles lie in local memory as stored in global memory (rows of 16-byte
- *                      chunks), each chunk's place XOR-swizzled by its row so that ldmatrix (and, for tf32 operands
- *                      stored K-major, plain 32-bit reads) meet no bank conflicts; ldmatrix.trans turns K-major
- *                      16-bit operands into fragments. Work-groups walk the tiles of C in groups of GROUP_M tile rows
- *                      (L2 reuse). C is written from the accumulators with bounds checks.
+ *                      one barrier per K tile; for 16-bit formats the fragments of the next K step are loaded into
+ *                      a second register set while the current step's mmas run. Tiles lie in local memory as stored
+ *                      in global memory (rows of 16-byte chunks), each chunk's place XOR-swizzled by its row so that
+ *                      ldmatrix (and, for tf32 operands stored K-major, plain 32-bit reads) meet no bank conflicts;
+ *                      ldmatrix.trans turns K-major 16-bit operands into fragments. Work-groups walk the tiles
+ *                      of C in groups of GROUP_M tile rows (L2 reuse). C is written through local memory (the
+ *                      stage buffers, once K is done): each warp stages one m16 row of its accumulators at a time
+ *                      and stores it as 16-byte vectors of C (element by element at C's ragged edges, or when ldc
+ *                      or c_offset is not a multiple of 16 bytes' worth of elements); tilings whose staging would
+ *                      not fit store from the registers.
  *                      Needs: lda, ldb, a_offset and b_offset multiples of 16 bytes' worth of elements (8 for 16-bit,
  *                      4 for tf32) and 16-byte aligned buffers; the host packs an operand that misses this
  *                      (gemm_mma_pack). USE_PTX = 1 needs an NVIDIA GPU of compute capability 8.0 or newer; USE_PTX
@@ -68,7 +73,8 @@
  *   Derived: STORAGE (ushort or uint), ELEMENT_BYTES, CHUNK (elements per 16 bytes), MMA_K (16 or 8),
  *   MMA_INSTRUCTION (the mma.sync of the format), THREADS,
  *   FRAG_M x FRAG_N (m16n8 tiles per warp), A_ROWS x A_CHUNKS and B_ROWS x B_CHUNKS (stored tiles in 16-byte
- *   chunks), GROUP_M = 8.
+ *   chunks), GROUP_M = 8, FRAGMENT_SETS (2 for 16-bit formats, 1 for tf32), WARP_COLUMNS, ROW_CHUNKS and
+ *   STAGING_ROW (staged epilogue), EPILOGUE_STAGED (1 when the staging fits the stage buffers).
  */
 
 #define MMA_F16 0
@@ -284,6 +290,18 @@ __kernel void gemm_mma_portable(const int M, const int N, const int K, const flo
 #define A_STAGE_WORDS (A_ROWS * A_CHUNKS * 4)
 #define B_STAGE_WORDS (B_ROWS * B_CHUNKS * 4)
 #define STAGE_WORDS (A_STAGE_WORDS + B_STAGE_WORDS)
+#define WARP_COLUMNS (TILE_N / WARPS_N)
+#define ROW_CHUNKS (WARP_COLUMNS / CHUNK) /* 16-byte chunks of C in a warp's row */
+#define STAGING_ROW (WARP_COLUMNS + 8)    /* floats per staged row */
+/* The staged epilogue overlays the stage buffers; a tiling whose staging would not fit them stores directly. */
+#define EPILOGUE_STAGED (THREADS / 32 * 16 * STAGING_ROW <= STAGES * STAGE_WORDS && 16 * ROW_CHUNKS % 32 == 0)
+/* Register sets of fragments: 2 (the next K step's loads overlap this step's mmas) for 16-bit formats; 1 for tf32,
+ * whose operand rounding needs registers of its own (on the H200, two sets spilled and ran 10-25% slower). */
+#if MMA_TYPE == MMA_TF32
+#define FRAGMENT_SETS 1
+#else
+#define FRAGMENT_SETS 2
+#endif
 #define EXCHANGE_WORDS 6 /* per work-item, for the emulated warp instructions */
 /* x % d beside its quotient q = x / d. Emulated, x - q * d: LLVM turns a division and remainder pair into a `freeze`,
  * which oclgrind's uninitialized-value checker does not support (it aborts the kernel's checking and computes garbage
@@ -332,6 +350,23 @@ ALWAYS_INLINE void commit_copies(void) {
 #endif
 }
 
+/* Waits until the copies of the first committed group have landed, with STAGES committed (this thread's). */
+ALWAYS_INLINE void wait_first_copies(void) {
+#if USE_PTX
+#if STAGES <= 1
+  __asm__ volatile("cp.async.wait_group 0;");
+#elif STAGES == 2
+  __asm__ volatile("cp.async.wait_group 1;");
+#elif STAGES == 3
+  __asm__ volatile("cp.async.wait_group 2;");
+#elif STAGES == 4
+  __asm__ volatile("cp.async.wait_group 3;");
+#else
+  __asm__ volatile("cp.async.wait_group 4;");
+#endif
+#endif
+}
+
 /* Waits until the copies of all but the last STAGES - 2 committed groups have landed (this thread's). */
 ALWAYS_INLINE void wait_copies(void) {
 #if USE_PTX
@@ -353,7 +388,12 @@ ALWAYS_INLINE void copy_tile(__local uint* target, const __global STORAGE* sourc
                              int cols_valid, int rows, int chunks, int word_reads, int thread) {
 #pragma unroll
   for (int i = 0; i < rows * chunks / THREADS; ++i) {
-    const int index = thread + i * THREADS, r = index / chunks, c = REMAINDER(index, r, chunks);
+    /* Row and chunk of copy `thread + i * THREADS`: when the chunks of a row divide THREADS, each pass moves whole
+     * rows, so the chunk is the same in every pass and the row advances by a constant (fewer live registers). */
+    const int first_row = thread / chunks, passes_rows = THREADS / chunks;
+    const int whole = THREADS % chunks == 0;
+    const int index = thread + i * THREADS, r = whole ? first_row + i * passes_rows : index / chunks;
+    const int c = whole ? REMAINDER(thread, first_row, chunks) : REMAINDER(index, r, chunks);
     const int elements = r < rows_valid ? clamp(cols_valid - c * CHUNK, 0, CHUNK) : 0;
     copy_chunk(target + tile_word(r, c, chunks, word_reads), elements > 0 ? source + (long)r * ld + c * CHUNK : source,
                elements * ELEMENT_BYTES);
@@ -534,48 +574,45 @@ ALWAYS_INLINE void load_b_fragments(uint b0[2], uint b1[2], __local uint* tile, 
   }
 }
 
-/* The products of one stage (TILE_K of K) into the warp's accumulators. Emulated, the loops stay loops: unrolled,
- * every emulated instruction's barriers would make PoCL compile a region of its own. */
-ALWAYS_INLINE void compute_stage(float acc[FRAG_M][FRAG_N][4], __local uint* stage, int warp_m, int warp_n,
-                                 __local uint* exchange, int lane) {
+/* The fragments of K step ks of a stage for the warp's tile: a[i] for its m16 tile i, b[j] for its n8 tile j. Emulated,
+ * the loops stay loops: unrolled, every emulated instruction's barriers would make PoCL compile a region of its own. */
+ALWAYS_INLINE void load_fragments(uint a[FRAG_M][4], uint b[FRAG_N][2], __local uint* stage, int warp_m, int warp_n,
+                                  int ks, __local uint* exchange, int lane) {
 #if USE_PTX
 #pragma unroll
 #else
 #pragma nounroll
 #endif
-  for (int ks = 0; ks < K_STEPS; ++ks) {
-    uint a[FRAG_M][4], b[FRAG_N][2];
+  for (int i = 0; i < FRAG_M; ++i)
+    load_a_fragment(a[i], stage, warp_m * (TILE_M / WARPS_M) + 16 * i, ks, exchange, lane);
 #if USE_PTX
 #pragma unroll
 #else
 #pragma nounroll
 #endif
-    for (int i = 0; i < FRAG_M; ++i)
-      load_a_fragment(a[i], stage, warp_m * (TILE_M / WARPS_M) + 16 * i, ks, exchange, lane);
+  for (int p = 0; p < FRAG_N / 2; ++p)
+    load_b_fragments(b[2 * p], b[2 * p + 1], stage + A_STAGE_WORDS, warp_n * (TILE_N / WARPS_N) + 16 * p, ks, exchange,
+                     lane);
+}
+
+/* The products of one K step into the warp's accumulators. */
+ALWAYS_INLINE void mma_step(float acc[FRAG_M][FRAG_N][4], uint a[FRAG_M][4], uint b[FRAG_N][2], __local uint* exchange,
+                            int lane) {
 #if USE_PTX
 #pragma unroll
 #else
 #pragma nounroll
 #endif
-    for (int p = 0; p < FRAG_N / 2; ++p)
-      load_b_fragments(b[2 * p], b[2 * p + 1], stage + A_STAGE_WORDS, warp_n * (TILE_N / WARPS_N) + 16 * p, ks,
-                       exchange, lane);
+  for (int i = 0; i < FRAG_M; ++i)
 #if USE_PTX
 #pragma unroll
 #else
 #pragma nounroll
 #endif
-    for (int i = 0; i < FRAG_M; ++i)
-#if USE_PTX
-#pragma unroll
-#else
-#pragma nounroll
-#endif
-      for (int jj = 0; jj < FRAG_N; ++jj) {
-        const int j = i % 2 ? FRAG_N - 1 - jj : jj; /* serpentine: neighbouring mmas share an operand */
-        mma(acc[i][j], a[i], b[j], exchange, lane);
-      }
-  }
+    for (int jj = 0; jj < FRAG_N; ++jj) {
+      const int j = i % 2 ? FRAG_N - 1 - jj : jj; /* serpentine: neighbouring mmas share an operand */
+      mma(acc[i][j], a[i], b[j], exchange, lane);
+    }
 }
 
 /* The work-group's tile of C: tiles taken in groups of GROUP_M tile rows, column by column within a group. */
@@ -594,6 +631,100 @@ ALWAYS_INLINE void store_pair(__global STORAGE* C, int ldc, int M, int N, int ro
   __global STORAGE* c = C + (long)row * ldc + col;
   c[0] = scaled_output(first, alpha, beta, c);
   if (col + 1 < N) c[1] = scaled_output(second, alpha, beta, c + 1);
+}
+
+/* ---- Staged epilogue: each warp writes one m16 row of its accumulators at a time to local memory (floats, rows
+ * of WARP_COLUMNS padded by 8 so that the lanes' float2 writes meet no bank conflicts), then stores those 16 rows
+ * of C as 16-byte vectors, CHUNK elements per lane and step, consecutive lanes on consecutive chunks. */
+
+/* Waits for every copy of this work-item (the last commit groups are empty, but cp.async's ordering is per group). */
+ALWAYS_INLINE void wait_all_copies(void) {
+#if USE_PTX
+  __asm__ volatile("cp.async.wait_all;");
+#endif
+}
+
+/* The m16 row of accumulators acc_row[FRAG_N][4] into the warp's staging rows 0-15. */
+ALWAYS_INLINE void stage_accumulators(__local float* staging, float acc_row[FRAG_N][4], int lane) {
+  const int group = lane / 4, column = 2 * REMAINDER(lane, group, 4);
+#pragma unroll
+  for (int j = 0; j < FRAG_N; ++j)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      *(__local float2*)(staging + (group + 8 * h) * STAGING_ROW + 8 * j + column) =
+          (float2)(acc_row[j][2 * h], acc_row[j][2 * h + 1]);
+}
+
+#if ELEMENT_BYTES == 2
+/* Two floats as 16-bit elements in one word (low: first), rounded as encode() does: with the PTX, one cvt.rn of the
+ * pair (ties to even, overflow to infinity; a NaN may come out with another payload). */
+ALWAYS_INLINE uint encode_pair(float first, float second) {
+#if USE_PTX && MMA_TYPE == MMA_F16
+  uint pair;
+  __asm__("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(pair) : "f"(second), "f"(first));
+  return pair;
+#elif USE_PTX && MMA_TYPE == MMA_BF16
+  uint pair;
+  __asm__("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(pair) : "f"(second), "f"(first));
+  return pair;
+#else
+  return (uint)encode(first) | ((uint)encode(second) << 16);
+#endif
+}
+#endif
+
+/* CHUNK encoded elements as 4 words: alpha * v + beta * (the CHUNK elements at c). */
+ALWAYS_INLINE uint4 encode_chunk(const float v[CHUNK], float alpha, float beta, const __global STORAGE* c) {
+  float out[CHUNK];
+  if (beta == 0.0f) {
+#pragma unroll
+    for (int e = 0; e < CHUNK; ++e) out[e] = alpha * v[e];
+  } else {
+    const uint4 old = *(const __global uint4*)c;
+    const uint words[4] = {old.x, old.y, old.z, old.w};
+#pragma unroll
+    for (int e = 0; e < CHUNK; ++e) {
+#if ELEMENT_BYTES == 2
+      const uint bits = (words[e / 2] >> (16 * (e % 2))) & 0xffffu;
+#else
+      const uint bits = words[e];
+#endif
+      out[e] = alpha * v[e] + beta * decode(bits);
+    }
+  }
+  uint packed[4];
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+#if ELEMENT_BYTES == 2
+    packed[w] = encode_pair(out[2 * w], out[2 * w + 1]);
+#else
+    packed[w] = (uint)encode(out[w]);
+#endif
+  }
+  return (uint4)(packed[0], packed[1], packed[2], packed[3]);
+}
+
+/* The warp's 16 staged rows into C rows row0.., columns col0..: whole chunks inside C as one 16-byte store when
+ * `vectors` (ldc and c_offset multiples of CHUNK), the rest element by element. */
+ALWAYS_INLINE void store_rows(__global STORAGE* C, int ldc, int M, int N, int row0, int col0,
+                              __local const float* staging, bool vectors, float alpha, float beta, int lane) {
+#pragma unroll
+  for (int q = 0; q < 16 * ROW_CHUNKS / 32; ++q) {
+    const int index = lane + 32 * q, r = index / ROW_CHUNKS, chunk = REMAINDER(index, r, ROW_CHUNKS);
+    const int row = row0 + r, col = col0 + chunk * CHUNK;
+    if (row < M && col < N) {
+      __local const float* source = staging + r * STAGING_ROW + chunk * CHUNK;
+      __global STORAGE* c = C + (long)row * ldc + col;
+      if (vectors && col + CHUNK <= N) {
+        float v[CHUNK];
+#pragma unroll
+        for (int e = 0; e < CHUNK; ++e) v[e] = source[e];
+        *(__global uint4*)c = encode_chunk(v, alpha, beta, c);
+      } else {
+        for (int e = 0; e < min(CHUNK, N - col); ++e) c[e] = scaled_output(source[e], alpha, beta, c + e);
+      }
+    }
+  }
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync(
@@ -623,22 +754,75 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
 
+  /* The pipeline: all STAGES buffers are filled first. Each K step of tile kt issues its mmas; with two fragment sets
+   * (FRAGMENT_SETS), the fragments of the next step are loaded into the other set right after, so the loads overlap
+   * the products. At the last step of a tile, after its mmas: wait until tile kt + 1 has landed, one barrier (every
+   * warp has also loaded its last fragments of tile kt), and refill tile kt's buffer with tile kt + STAGES. */
   const int k_tiles = (K + TILE_K - 1) / TILE_K;
 #pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
+  for (int s = 0; s < STAGES; ++s) {
     if (s < k_tiles) copy_stage(stages + s * STAGE_WORDS, A, lda, B, ldb, M, N, K, tile.x, tile.y, s, thread);
     commit_copies();
   }
+  wait_first_copies();
+  barrier(CLK_LOCAL_MEM_FENCE); /* tile 0 is in */
+  uint a[FRAGMENT_SETS][FRAG_M][4], b[FRAGMENT_SETS][FRAG_N][2];
+#if FRAGMENT_SETS == 2
+  if (k_tiles > 0) load_fragments(a[0], b[0], stages, warp_m, warp_n, 0, exchange, lane);
+#endif
   for (int kt = 0; kt < k_tiles; ++kt) {
+    __local uint* current = stages + (kt % STAGES) * STAGE_WORDS;
+#if USE_PTX
+#pragma unroll
+#else
+#pragma nounroll
+#endif
+    for (int ks = 0; ks < K_STEPS; ++ks) {
+#if FRAGMENT_SETS == 2
+      mma_step(acc, a[ks % 2], b[ks % 2], exchange, lane);
+      if (ks + 1 < K_STEPS)
+        load_fragments(a[(ks + 1) % 2], b[(ks + 1) % 2], current, warp_m, warp_n, ks + 1, exchange, lane);
+#else
+      load_fragments(a[0], b[0], current, warp_m, warp_n, ks, exchange, lane);
+      mma_step(acc, a[0], b[0], exchange, lane);
+#endif
+    }
     wait_copies();
-    barrier(CLK_LOCAL_MEM_FENCE); /* tile kt is in; every warp is done with the buffer refilled next */
-    const int next = kt + STAGES - 1;
-    if (next < k_tiles)
-      copy_stage(stages + (next % STAGES) * STAGE_WORDS, A, lda, B, ldb, M, N, K, tile.x, tile.y, next, thread);
+    barrier(CLK_LOCAL_MEM_FENCE); /* tile kt + 1 is in; every warp is done with tile kt's buffer */
+    if (kt + STAGES < k_tiles) copy_stage(current, A, lda, B, ldb, M, N, K, tile.x, tile.y, kt + STAGES, thread);
     commit_copies();
-    compute_stage(acc, stages + (kt % STAGES) * STAGE_WORDS, warp_m, warp_n, exchange, lane);
+#if FRAGMENT_SETS == 2
+    if (kt + 1 < k_tiles)
+      load_fragments(a[K_STEPS % 2], b[K_STEPS % 2], stages + ((kt + 1) % STAGES) * STAGE_WORDS, warp_m, warp_n, 0,
+                     exchange, lane);
+#if K_STEPS % 2
+      /* An odd number of steps left tile kt + 1's first fragments in set 1; the steps start from set 0. */
+#pragma unroll
+    for (int i = 0; i < FRAG_M; ++i)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) a[0][i][r] = a[1][i][r];
+#pragma unroll
+    for (int j = 0; j < FRAG_N; ++j)
+#pragma unroll
+      for (int r = 0; r < 2; ++r) b[0][j][r] = b[1][j][r];
+#endif
+#endif
   }
 
+#if EPILOGUE_STAGED
+  __local float* staging = (__local float*)stages + warp * 16 * STAGING_ROW;
+  wait_all_copies();
+  barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with the stage buffers the staging area overlays */
+  const int row0 = tile.x * TILE_M + warp_m * (TILE_M / WARPS_M), col0 = tile.y * TILE_N + warp_n * WARP_COLUMNS;
+  const bool vectors = REMAINDER(ldc, ldc / CHUNK, CHUNK) == 0 && c_offset % CHUNK == 0;
+#pragma unroll
+  for (int i = 0; i < FRAG_M; ++i) {
+    stage_accumulators(staging, acc[i], lane);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_rows(C, ldc, M, N, row0 + 16 * i, col0, staging, vectors, alpha, beta, lane);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#else
   const int group = lane / 4;
   const int row0 = tile.x * TILE_M + warp_m * (TILE_M / WARPS_M) + group;
   const int col0 = tile.y * TILE_N + warp_n * (TILE_N / WARPS_N) + 2 * REMAINDER(lane, group, 4);
@@ -650,6 +834,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
       for (int h = 0; h < 2; ++h)
         store_pair(C, ldc, M, N, row0 + 16 * i + 8 * h, col0 + 8 * j, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha,
                    beta);
+#endif
 }
 
 #endif

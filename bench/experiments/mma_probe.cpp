@@ -15,7 +15,9 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include "kernel_sources.hpp"
 #include "ops/gemm/mma.hpp"
@@ -41,12 +43,26 @@ Config sync(std::int64_t tm, std::int64_t tn, std::int64_t tk, std::int64_t wm, 
            {"REGISTERS", registers}}};
 }
 
+// The tilings tried: MMA_PROBE_TILINGS="TM,TN,TK,WM,WN,STAGES,REGISTERS;..." (TK for 16-bit formats; tf32 takes
+// half of it), or the list below.
 std::vector<Config> tilings(mma::Format format) {
   const std::int64_t k = format == mma::Format::TF32 ? 16 : 32;
-  return {sync(128, 128, k, 2, 2, 3, 0),     sync(128, 128, k, 2, 2, 2, 0),     sync(128, 128, k, 2, 2, 4, 0),
-          sync(128, 128, 2 * k, 2, 2, 2, 0), sync(128, 128, 2 * k, 2, 2, 3, 0), sync(128, 128, k / 2, 2, 2, 4, 0),
-          sync(128, 256, k, 2, 4, 3, 0),     sync(256, 128, k, 4, 2, 3, 0),     sync(128, 64, k, 2, 1, 4, 0),
-          sync(64, 128, k, 1, 2, 4, 0),      sync(64, 64, k, 1, 1, 4, 0)};
+  if (const char* list = std::getenv("MMA_PROBE_TILINGS")) {
+    std::vector<Config> chosen;
+    std::istringstream entries(list);
+    std::string entry;
+    while (std::getline(entries, entry, ';')) {
+      long long v[7] = {0, 0, 0, 0, 0, 0, 0};
+      if (std::sscanf(entry.c_str(), "%lld,%lld,%lld,%lld,%lld,%lld,%lld", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                      &v[6]) >= 6)
+        chosen.push_back(sync(v[0], v[1], format == mma::Format::TF32 ? v[2] / 2 : v[2], v[3], v[4], v[5], v[6]));
+    }
+    return chosen;
+  }
+  return {sync(128, 128, k, 2, 2, 3, 0),     sync(128, 128, k, 2, 2, 3, 168),   sync(128, 128, k, 2, 2, 2, 0),
+          sync(128, 128, k / 2, 2, 2, 4, 0), sync(128, 256, k / 2, 2, 4, 4, 0), sync(128, 256, k / 2, 2, 4, 3, 0),
+          sync(128, 256, k / 2, 4, 2, 4, 0), sync(256, 128, k / 2, 4, 2, 4, 0), sync(128, 256, k, 2, 4, 2, 0),
+          sync(256, 128, k, 4, 2, 2, 0),     sync(128, 64, k, 2, 1, 4, 0),      sync(64, 128, k, 1, 2, 4, 0)};
 }
 
 void report_builds(const cl::Context& context, const cl::Device& device) {

@@ -44,6 +44,8 @@ SweepPoint measured(SweepPoint point, const Measure& measure) {
 }
 
 std::vector<SweepOp> gemm_sweep_ops(const DeviceInfo& device);
+// Half, bfloat16 and TF32 gemm beside float gemm at the GEMM sweep's shapes, each result checked.
+std::vector<SweepOp> gemm_mma_sweep_ops(const DeviceInfo& device);
 std::vector<SweepOp> transpose_sweep_ops(const DeviceInfo& device);
 std::vector<SweepOp> vector_sweep_ops(const DeviceInfo& device);
 // The host overhead of a warm call on tiny problems (axpy, transpose, gemm), beside CLBlast's.

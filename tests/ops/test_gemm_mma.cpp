@@ -223,10 +223,15 @@ void every_setting_at_ragged_shapes() {
         CAPTURE(config.to_string());
         check_mma<T>(&config, p);
       }
-    Problem aligned = base;  // rows on 16-byte boundaries: read in place, beta = 0 over NaN
+    // Rows on 16-byte boundaries: A and B read in place; C's rows too (c_offset and ldc multiples of 16 elements),
+    // so the epilogue stores whole 16-byte chunks except at the ragged right edge; beta = 0 over NaN, then beta != 0.
+    Problem aligned = base;
     aligned.m = 70, aligned.n = 33, aligned.k = 41, aligned.a_offset = 0, aligned.b_offset = 8, aligned.beta = 0.0;
+    aligned.c_offset = 16, aligned.ldc_extra = 16 - 33 % 16;
     aligned.lda_extra = 16 - 41 % 16, aligned.ldb_extra = 16 - 33 % 16;  // row-major NN: lda, ldb multiples of 16
     const Config config = sync_for(format, Transpose::No);
+    check_mma<T>(&config, aligned);
+    aligned.beta = -0.75;
     check_mma<T>(&config, aligned);
   }
   // The portable kernel's indexing does not depend on the format: every orientation and setting for half only.
