@@ -673,15 +673,27 @@ ALWAYS_INLINE uint encode_pair(float first, float second) {
 }
 #endif
 
-/* CHUNK encoded elements as 4 words: alpha * v + beta * (the CHUNK elements at c). */
-ALWAYS_INLINE uint4 encode_chunk(const float v[CHUNK], float alpha, float beta, const __global STORAGE* c) {
+/* CHUNK encoded elements as 4 words: alpha * v + beta * (the CHUNK elements of `old`, C's words; unread when
+ * beta == 0). */
+ALWAYS_INLINE uint4 encode_chunk(const float v[CHUNK], float alpha, float beta, uint4 old) {
   float out[CHUNK];
   if (beta == 0.0f) {
 #pragma unroll
     for (int e = 0; e < CHUNK; ++e) out[e] = alpha * v[e];
   } else {
-    const uint4 old = *(const __global uint4*)c;
     const uint words[4] = {old.x, old.y, old.z, old.w};
+#if USE_PTX && MMA_TYPE == MMA_F16
+    /* Both halves of a word by cvt (exact; the bit-level decode costs registers the staged epilogue lacks). */
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+      float low, high;
+      __asm__("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; cvt.f32.f16 %1, h; }"
+              : "=f"(low), "=f"(high)
+              : "r"(words[w]));
+      out[2 * w] = alpha * v[2 * w] + beta * low;
+      out[2 * w + 1] = alpha * v[2 * w + 1] + beta * high;
+    }
+#else
 #pragma unroll
     for (int e = 0; e < CHUNK; ++e) {
 #if ELEMENT_BYTES == 2
@@ -691,6 +703,7 @@ ALWAYS_INLINE uint4 encode_chunk(const float v[CHUNK], float alpha, float beta, 
 #endif
       out[e] = alpha * v[e] + beta * decode(bits);
     }
+#endif
   }
   uint packed[4];
 #pragma unroll
@@ -704,22 +717,50 @@ ALWAYS_INLINE uint4 encode_chunk(const float v[CHUNK], float alpha, float beta, 
   return (uint4)(packed[0], packed[1], packed[2], packed[3]);
 }
 
-/* The warp's 16 staged rows into C rows row0.., columns col0..: whole chunks inside C as one 16-byte store when
- * `vectors` (ldc and c_offset multiples of CHUNK), the rest element by element. */
-ALWAYS_INLINE void store_rows(__global STORAGE* C, int ldc, int M, int N, int row0, int col0,
-                              __local const float* staging, bool vectors, float alpha, float beta, int lane) {
+#define LANE_CHUNKS (16 * ROW_CHUNKS / 32) /* 16-byte chunks of C per lane in a warp's 16 rows */
+
+/* Whether chunk q of this lane (in the warp's 16 rows from row0, columns from col0) is stored as one vector: inside
+ * C, and C's rows on 16-byte boundaries (`vectors`: ldc and c_offset multiples of CHUNK). */
+ALWAYS_INLINE bool vector_chunk(int M, int N, int row0, int col0, bool vectors, int lane, int q, int* row, int* col,
+                                int* r, int* chunk) {
+  const int index = lane + 32 * q;
+  *r = index / ROW_CHUNKS;
+  *chunk = REMAINDER(index, *r, ROW_CHUNKS);
+  *row = row0 + *r;
+  *col = col0 + *chunk * CHUNK;
+  return vectors && *row < M && *col + CHUNK <= N;
+}
+
+/* With beta != 0, the words of C under this lane's vector chunks, all loads issued at once, before the barrier that
+ * precedes their use (one after the other, a C-bound call waited out each load's latency in turn). */
+ALWAYS_INLINE void load_c_chunks(uint4 old[LANE_CHUNKS], const __global STORAGE* C, int ldc, int M, int N, int row0,
+                                 int col0, bool vectors, float beta, int lane) {
 #pragma unroll
-  for (int q = 0; q < 16 * ROW_CHUNKS / 32; ++q) {
-    const int index = lane + 32 * q, r = index / ROW_CHUNKS, chunk = REMAINDER(index, r, ROW_CHUNKS);
-    const int row = row0 + r, col = col0 + chunk * CHUNK;
+  for (int q = 0; q < LANE_CHUNKS; ++q) {
+    int row, col, r, chunk;
+    old[q] = (uint4)(0u);
+    if (beta != 0.0f && vector_chunk(M, N, row0, col0, vectors, lane, q, &row, &col, &r, &chunk))
+      old[q] = *(const __global uint4*)(C + (long)row * ldc + col);
+  }
+}
+
+/* The warp's 16 staged rows into C rows row0.., columns col0..: whole chunks as one 16-byte store (C's old words
+ * in `old`), the rest (ragged edges, C's rows off 16-byte boundaries) element by element. */
+ALWAYS_INLINE void store_rows(__global STORAGE* C, int ldc, int M, int N, int row0, int col0,
+                              __local const float* staging, bool vectors, const uint4 old[LANE_CHUNKS], float alpha,
+                              float beta, int lane) {
+#pragma unroll
+  for (int q = 0; q < LANE_CHUNKS; ++q) {
+    int row, col, r, chunk;
+    const bool whole = vector_chunk(M, N, row0, col0, vectors, lane, q, &row, &col, &r, &chunk);
     if (row < M && col < N) {
       __local const float* source = staging + r * STAGING_ROW + chunk * CHUNK;
       __global STORAGE* c = C + (long)row * ldc + col;
-      if (vectors && col + CHUNK <= N) {
+      if (whole) {
         float v[CHUNK];
 #pragma unroll
         for (int e = 0; e < CHUNK; ++e) v[e] = source[e];
-        *(__global uint4*)c = encode_chunk(v, alpha, beta, c);
+        *(__global uint4*)c = encode_chunk(v, alpha, beta, old[q]);
       } else {
         for (int e = 0; e < min(CHUNK, N - col); ++e) c[e] = scaled_output(source[e], alpha, beta, c + e);
       }
@@ -818,8 +859,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
 #pragma unroll
   for (int i = 0; i < FRAG_M; ++i) {
     stage_accumulators(staging, acc[i], lane);
+    uint4 old[LANE_CHUNKS]; /* loaded once acc[i]'s registers are free */
+    load_c_chunks(old, C, ldc, M, N, row0 + 16 * i, col0, vectors, beta, lane);
     barrier(CLK_LOCAL_MEM_FENCE);
-    store_rows(C, ldc, M, N, row0 + 16 * i, col0, staging, vectors, alpha, beta, lane);
+    store_rows(C, ldc, M, N, row0 + 16 * i, col0, staging, vectors, old, alpha, beta, lane);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 #else

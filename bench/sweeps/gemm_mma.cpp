@@ -154,7 +154,7 @@ SweepPoint measure(BenchContext& context, const GemmShape& s, std::mt19937_64& v
     const auto choice = tuning::parameters_for(queue, "gemm_mma", p.dtype, shape);
     p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
 
-    p.peer = "tilecl float gemm";
+    p.peer = "float gemm";  // tilecl's own FP32 path
     const cl::Buffer a_float = device_copy(context, a.as_float), b_float = device_copy(context, b.as_float);
     cl::Buffer c_float = device_copy(context, c.as_float);
     p.peer_ms = median_host_ms(&queue, [&] {

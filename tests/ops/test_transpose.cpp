@@ -401,9 +401,10 @@ TEST_SUITE("ops.transpose") {
         CHECK(all.size() < 2000);
       }
       const Config gpu_default = detail::transpose_default_config(*dtype, gpu);
-      CHECK(gpu_default.variant == (dtype->size == 1 ? "bytes" : "shifted"));
+      CHECK(gpu_default.variant == (dtype->size == 1 ? "padded" : "shifted"));
       // 16-byte accesses for 4- and 8-byte elements; words of 4 bytes for bytes.
       if (dtype->size > 1) CHECK(gpu_default.value("VEC") * static_cast<std::int64_t>(dtype->size) == 16);
+      if (dtype->size == 1) CHECK(gpu_default.value("VEC") == 4);
       CHECK(detail::transpose_search_space(*dtype, gpu).validate(gpu_default, gpu) == "");
       CHECK(detail::transpose_default_config(*dtype, cpu).variant == "block");
     }
