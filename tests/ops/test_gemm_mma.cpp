@@ -22,6 +22,7 @@
 #include "support/fixture.hpp"
 #include "support/gemm_support.hpp"
 #include "support/guarded_buffer.hpp"
+#include "sweeps/shapes.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
 #include "tilecl/tuning.hpp"
@@ -406,6 +407,37 @@ TEST_SUITE("ops.gemm_mma") {
     edge_sizes_and_scalars<half>();
     edge_sizes_and_scalars<bfloat16>();
     edge_sizes_and_scalars<float>();
+  }
+
+  TEST_CASE("gemm_mma: the sweep's shapes (scaled down) through the public calls, every mode within its bound") {
+    // `tilecl bench --sweep` draws gemm_mma's shapes from the GEMM distribution (random transposes, layouts, padded
+    // leading dimensions) with these streams; here the largest side is 70 and the calls are the public ones, so
+    // each shape goes through first-use tuning and the path a user's call takes (packing included).
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+      auto half_random = bench::sweeps::sweep_random(seed, "gemm_mma", "half");
+      auto bf16_random = bench::sweeps::sweep_random(seed, "gemm_mma", "bfloat16");
+      auto tf32_random = bench::sweeps::sweep_random(seed, "gemm_mma", "tf32");
+      for (int shape = 0; shape < 4; ++shape) {
+        auto problem_of_shape = [&](const bench::sweeps::GemmShape& s) {
+          Problem p;
+          p.layout = s.layout, p.trans_a = s.trans_a, p.trans_b = s.trans_b, p.m = s.m, p.n = s.n, p.k = s.k;
+          p.lda_extra = s.lda - s.minimal_ld(s.a_rows(), s.a_cols());
+          p.ldb_extra = s.ldb - s.minimal_ld(s.b_rows(), s.b_cols());
+          p.ldc_extra = s.ldc - s.minimal_ld(s.m, s.n);
+          p.alpha = 1.0, p.beta = shape % 2 == 0 ? 0.5 : 0.0, p.c_offset = static_cast<std::size_t>(shape % 3);
+          return p;
+        };
+        auto draw = [](std::mt19937_64& random) {
+          const auto s = bench::sweeps::draw_gemm_shape(random, 70);
+          random();  // the sweep's seed for the shape's values (bench/sweeps/gemm_mma.cpp)
+          return s;
+        };
+        CAPTURE(seed);
+        check_mma<half>(nullptr, problem_of_shape(draw(half_random)));
+        check_mma<bfloat16>(nullptr, problem_of_shape(draw(bf16_random)));
+        check_mma<float>(nullptr, problem_of_shape(draw(tf32_random)));
+      }
+    }
   }
 
   TEST_CASE("gemm_mma: TF32 rounding is visible: the tensor-core kernel's error exceeds float's bound, within TF32's") {
