@@ -650,9 +650,17 @@ ALWAYS_INLINE void stage_accumulators(__local float* staging, float acc_row[FRAG
 #pragma unroll
   for (int j = 0; j < FRAG_N; ++j)
 #pragma unroll
-    for (int h = 0; h < 2; ++h)
-      *(__local float2*)(staging + (group + 8 * h) * STAGING_ROW + 8 * j + column) =
-          (float2)(acc_row[j][2 * h], acc_row[j][2 * h + 1]);
+    for (int h = 0; h < 2; ++h) {
+      __local float* target = staging + (group + 8 * h) * STAGING_ROW + 8 * j + column;
+      /* Emulated, two stores: oclgrind 21.10 takes the float2 built here for an uninitialized value (PoCL and the
+       * H200 compute the same values right). */
+#if USE_PTX
+      *(__local float2*)target = (float2)(acc_row[j][2 * h], acc_row[j][2 * h + 1]);
+#else
+      target[0] = acc_row[j][2 * h];
+      target[1] = acc_row[j][2 * h + 1];
+#endif
+    }
 }
 
 #if ELEMENT_BYTES == 2
