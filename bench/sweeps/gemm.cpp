@@ -76,10 +76,7 @@ SweepPoint measure(BenchContext& context, const GemmShape& s) {
       gemm<T>(queue, s.layout, s.trans_a, s.trans_b, s.m, s.n, s.k, T(1), a, 0, s.lda, b, 0, s.ldb, T(0.5), c, 0,
               s.ldc);
     });
-    const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ":" +
-                              (s.trans_a == Transpose::Yes ? "T" : "N") + (s.trans_b == Transpose::Yes ? "T" : "N") +
-                              (s.layout == Layout::RowMajor ? ":row" : ":col");
-    const auto choice = tuning::parameters_for(queue, "gemm", p.dtype, shape);
+    const auto choice = tuning::parameters_for(queue, "gemm", p.dtype, s.key());
     p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
 #ifdef TILECL_HAVE_CLBLAST
     p.peer = "CLBlast";

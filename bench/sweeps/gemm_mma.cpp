@@ -148,10 +148,7 @@ SweepPoint measure(BenchContext& context, const GemmShape& s, std::mt19937_64& v
     const cl::Buffer a_buffer = device_copy(context, a.stored), b_buffer = device_copy(context, b.stored);
     cl::Buffer c_buffer = device_copy(context, c.stored);
     p.ours_ms = median_host_ms(&queue, [&] { call<T>(queue, s, alpha, a_buffer, b_buffer, beta, c_buffer); });
-    const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ":" +
-                              (s.trans_a == Transpose::Yes ? "T" : "N") + (s.trans_b == Transpose::Yes ? "T" : "N") +
-                              (s.layout == Layout::RowMajor ? ":row" : ":col");
-    const auto choice = tuning::parameters_for(queue, "gemm_mma", p.dtype, shape);
+    const auto choice = tuning::parameters_for(queue, "gemm_mma", p.dtype, s.key());
     p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
 
     p.peer = "float gemm";  // tilecl's own FP32 path

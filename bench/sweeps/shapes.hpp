@@ -54,13 +54,17 @@ struct GemmShape {
     return layout == Layout::RowMajor ? cols : rows;
   }
 
+  // "MxNxK:NN:row", the shape as tuning::parameters_for takes it.
+  std::string key() const {
+    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + ":" +
+           (trans_a == Transpose::Yes ? "T" : "N") + (trans_b == Transpose::Yes ? "T" : "N") +
+           (layout == Layout::RowMajor ? ":row" : ":col");
+  }
+  // key(), with ":ld+" when a leading dimension is padded.
   std::string text() const {
-    std::string name = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + ":" +
-                       (trans_a == Transpose::Yes ? "T" : "N") + (trans_b == Transpose::Yes ? "T" : "N") +
-                       (layout == Layout::RowMajor ? ":row" : ":col");
     const bool padded =
         lda != minimal_ld(a_rows(), a_cols()) || ldb != minimal_ld(b_rows(), b_cols()) || ldc != minimal_ld(m, n);
-    return padded ? name + ":ld+" : name;
+    return padded ? key() + ":ld+" : key();
   }
 };
 

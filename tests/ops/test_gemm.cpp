@@ -362,11 +362,7 @@ TEST_SUITE("ops.gemm") {
           const auto s = bench::sweeps::draw_gemm_shape(random, 80);
           CAPTURE(seed);
           CAPTURE(s.text());
-          Problem p;
-          p.layout = s.layout, p.trans_a = s.trans_a, p.trans_b = s.trans_b, p.m = s.m, p.n = s.n, p.k = s.k;
-          p.lda_extra = s.lda - s.minimal_ld(s.a_rows(), s.a_cols());
-          p.ldb_extra = s.ldb - s.minimal_ld(s.b_rows(), s.b_cols());
-          p.ldc_extra = s.ldc - s.minimal_ld(s.m, s.n);
+          Problem p = test::sweep_problem(s);
           p.alpha = 1.25, p.beta = shape % 2 == 0 ? 0.0 : 0.5, p.c_offset = static_cast<std::size_t>(shape % 3);
           const Config gpu_choice =
               detail::gemm_default_config(fp64 ? detail::dtype_of<double>() : detail::dtype_of<float>(),

@@ -419,11 +419,7 @@ TEST_SUITE("ops.gemm_mma") {
       auto tf32_random = bench::sweeps::sweep_random(seed, "gemm_mma", "tf32");
       for (int shape = 0; shape < 4; ++shape) {
         auto problem_of_shape = [&](const bench::sweeps::GemmShape& s) {
-          Problem p;
-          p.layout = s.layout, p.trans_a = s.trans_a, p.trans_b = s.trans_b, p.m = s.m, p.n = s.n, p.k = s.k;
-          p.lda_extra = s.lda - s.minimal_ld(s.a_rows(), s.a_cols());
-          p.ldb_extra = s.ldb - s.minimal_ld(s.b_rows(), s.b_cols());
-          p.ldc_extra = s.ldc - s.minimal_ld(s.m, s.n);
+          Problem p = test::sweep_problem(s);
           p.alpha = 1.0, p.beta = shape % 2 == 0 ? 0.5 : 0.0, p.c_offset = static_cast<std::size_t>(shape % 3);
           return p;
         };

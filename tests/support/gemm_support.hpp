@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "reference/gemm_reference.hpp"
+#include "sweeps/shapes.hpp"
 #include "tilecl/types.hpp"
 
 namespace tilecl::test {
@@ -36,6 +37,17 @@ struct GemmProblem {
            std::to_string(lda_extra) + "," + std::to_string(ldb_extra) + "," + std::to_string(ldc_extra);
   }
 };
+
+// A sweep's shape (bench/sweeps/shapes.hpp) as a problem: sizes, transposes, layout and leading-dimension padding;
+// scalars and offsets are the caller's.
+inline GemmProblem sweep_problem(const bench::sweeps::GemmShape& s) {
+  GemmProblem p;
+  p.layout = s.layout, p.trans_a = s.trans_a, p.trans_b = s.trans_b, p.m = s.m, p.n = s.n, p.k = s.k;
+  p.lda_extra = s.lda - s.minimal_ld(s.a_rows(), s.a_cols());
+  p.ldb_extra = s.ldb - s.minimal_ld(s.b_rows(), s.b_cols());
+  p.ldc_extra = s.ldc - s.minimal_ld(s.m, s.n);
+  return p;
+}
 
 // A stored matrix after `offset` elements and before `guard` more: `inside(row, col)` for its elements (called in
 // row-major order), `outside` everywhere else (the offset, row padding and the guard).
