@@ -15,8 +15,9 @@ namespace tilecl::bench {
 
 std::vector<SweepOp> sweep_ops(const DeviceInfo& device) {
   std::vector<SweepOp> ops;
-  for (auto&& family : {sweeps::gemm_sweep_ops(device), sweeps::gemm_mma_sweep_ops(device),
-                        sweeps::transpose_sweep_ops(device), sweeps::vector_sweep_ops(device)})
+  for (auto&& family :
+       {sweeps::gemm_sweep_ops(device), sweeps::gemm_mma_sweep_ops(device), sweeps::transpose_sweep_ops(device),
+        sweeps::vector_sweep_ops(device), sweeps::image_sweep_ops(device)})
     ops.insert(ops.end(), family.begin(), family.end());
   return ops;
 }
@@ -75,13 +76,14 @@ namespace {
 struct Summary {
   int shapes = 0, failed = 0, below = 0;
   double log_sum = 0, worst = 0, worst_of_copy = 0;
-  double reference_log_sum = 0;
-  int with_reference = 0;
+  double reference_log_sum = 0, copy_log_sum = 0;
+  int with_reference = 0, with_copy = 0;
   std::string reference;
   std::string worst_shape, worst_copy_shape;
   int with_ratio = 0;
   double geomean() const { return with_ratio > 0 ? std::exp(log_sum / with_ratio) : 0; }
   double reference_geomean() const { return with_reference > 0 ? std::exp(reference_log_sum / with_reference) : 0; }
+  double copy_geomean() const { return with_copy > 0 ? std::exp(copy_log_sum / with_copy) : 0; }
 };
 
 std::map<std::string, Summary> summarize(const std::vector<SweepPoint>& points) {
@@ -103,6 +105,10 @@ std::map<std::string, Summary> summarize(const std::vector<SweepPoint>& points) 
       s.reference = point.reference;
       s.reference_log_sum += std::log(point.of_reference());
       ++s.with_reference;
+    }
+    if (point.of_copy() > 0) {
+      s.copy_log_sum += std::log(point.of_copy());
+      ++s.with_copy;
     }
     if (point.of_copy() > 0 && (s.worst_of_copy == 0 || point.of_copy() < s.worst_of_copy))
       s.worst_of_copy = point.of_copy(), s.worst_copy_shape = point.shape;
@@ -147,7 +153,8 @@ void print_sweep(std::ostream& out, const std::vector<SweepPoint>& points, const
         << fixed(s.geomean(), 2) << " worst " << std::setw(6) << fixed(s.worst, 2) << " (" << s.worst_shape
         << ")  below 1.0: " << s.below;
     if (s.worst_of_copy > 0)
-      out << "  worst of copy: " << fixed(100 * s.worst_of_copy, 0) << "% (" << s.worst_copy_shape << ")";
+      out << "  of copy: geomean " << fixed(100 * s.copy_geomean(), 0) << "%, worst " << fixed(100 * s.worst_of_copy, 0)
+          << "% (" << s.worst_copy_shape << ")";
     if (s.with_reference > 0) out << "  vs " << s.reference << ": geomean " << fixed(s.reference_geomean(), 2);
     if (s.failed > 0) out << "  FAILED: " << s.failed;
     out << "\n";
@@ -180,6 +187,7 @@ nlohmann::json sweep_json(const std::vector<SweepPoint>& points, const SweepSett
                              {"worst_shape", s.worst_shape},
                              {"below_1", s.below},
                              {"worst_of_copy", s.worst_of_copy},
+                             {"geomean_of_copy", s.copy_geomean()},
                              {"worst_of_copy_shape", s.worst_copy_shape},
                              {"failed", s.failed},
                              {"reference", s.reference},

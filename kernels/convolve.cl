@@ -104,6 +104,16 @@
  *       convolve_direct_tiled (USE_LOCAL_INPUT 1). With USE_PREFETCH 1 a work-item loads the windows of all
  *       its row-pass rows before filtering any, so that all its loads are in flight at once.
  *       Geometry as convolve_direct_tiled.
+ *   convolve_separable_ring(same arguments as convolve_separable_vector)  [uchar, build-time radii]
+ *       GPU form for bytes, fused, registers only: one chunk in WPT_Y consecutive rows per work-item, the last
+ *       2 RADIUS_Y + 1 row passes in a ring of registers, no local memory and no barrier. Inner chunks of strips
+ *       inside the image take a fully unrolled path without any branch (every ring index a constant, the ring's
+ *       moves renamings); a row's window (the chunk plus RADIUS_X pixels each side) is read as the aligned 32-bit
+ *       words that hold it, shifted into place in pairs: any offset and pitch, and no byte loads (an unaligned
+ *       uchar vector is loaded byte by byte on NVIDIA). Chunks within 3 bytes of a row's ends and the strips at the
+ *       image's top and bottom take a rolled loop, the border rule applied once per window element. A tuning
+ *       option, not a default (docs/notes/image.md: an interior-only prototype beat the tiled kernel on the H200;
+ *       earlier forms of this kernel did not). Geometry as convolve_separable_vector.
  *   Local memory of the tiled kernels, in bytes, with HALO = ceil(RADIUS_X * CHANNELS / VEC) * VEC:
  *       direct:    4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + 2 * HALO + PAD)
  *       separable: 4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + PAD), plus the direct figure when
@@ -117,12 +127,12 @@
  *   RADIUS_Y  vertical radius, likewise. Default 1.
  *   CONVOLVE_VARIANT  the kernels compiled: 0 all, 1 convolve_direct_naive, 2 convolve_direct_vector,
  *             3 convolve_direct_tiled, 4 convolve_rows_vector + convolve_cols_vector, 5 convolve_separable_vector,
- *             6 convolve_separable_tiled. Default 0.
+ *             6 convolve_separable_tiled, 7 convolve_separable_ring (uchar only). Default 0.
  *   VEC       elements per work-item along x: 2, 4, 8 or 16. Default 4.
  *   TILE_X    tiled kernels: pixels per work-group along x; TILE_X * CHANNELS must be a multiple of VEC.
  *             Default 32.
  *   TILE_Y    tiled kernels: rows per work-group; a multiple of WPT_Y. Default 16.
- *   WPT_Y     rows per work-item (tiled kernels and convolve_separable_vector), >= 1. Default 4.
+ *   WPT_Y     rows per work-item (tiled kernels, convolve_separable_vector and _ring), >= 1. Default 4.
  *   PAD       tiled kernels: extra elements at the end of each local row, a multiple of VEC. Default 0.
  *   USE_LOCAL_INPUT  convolve_separable_tiled: 1 stages the input tile in local memory, 0 reads the row-pass
  *             windows from global memory. Default 0.
@@ -221,8 +231,8 @@
 #if CHANNELS < 1 || WPT_Y < 1
 #error "convolve.cl: CHANNELS and WPT_Y must be at least 1"
 #endif
-#if CONVOLVE_VARIANT < 0 || CONVOLVE_VARIANT > 6
-#error "convolve.cl: CONVOLVE_VARIANT must be 0 (every kernel) or 1..6"
+#if CONVOLVE_VARIANT < 0 || CONVOLVE_VARIANT > 7
+#error "convolve.cl: CONVOLVE_VARIANT must be 0 (every kernel) or 1..7"
 #endif
 
 /* Whether this program holds the kernels of variant v. */
@@ -805,6 +815,144 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
 #endif
 }
 
+#endif
+
+/* ---------------------------------------------------------------------------------------------------------
+ * The GPU form for bytes: registers only, aligned 32-bit loads.
+ * ------------------------------------------------------------------------------------------------------- */
+#if CONVOLVE_VARIANT == 7 && !(CONV_DTYPE_IS_UCHAR && RADIUS_X >= 0 && RADIUS_Y >= 0)
+#error "convolve.cl: convolve_separable_ring (CONVOLVE_VARIANT 7) needs DTYPE uchar and build-time radii"
+#endif
+#if CONV_HAS(7) && CONV_DTYPE_IS_UCHAR && RADIUS_X >= 0 && RADIUS_Y >= 0
+#define RING_ROWS (2 * RADIUS_Y + 1)               /* row-pass results a column sum reads */
+#define RING_BYTES (VEC + 2 * RADIUS_X * CHANNELS) /* a chunk's row window */
+#define RING_WORDS ((RING_BYTES + 3) / 4)          /* aligned words that cover it when it starts aligned */
+/* The chunk at e0 reads whole 32-bit words inside its row: its window plus up to 3 bytes each side. */
+#define RING_INNER(e0, row_e) ((e0)-RADIUS_X * CHANNELS >= 3 && (e0) + VEC + RADIUS_X * CHANNELS + 3 <= (row_e))
+
+/* The row filter over a chunk's window b (RING_BYTES elements), its VEC results into h. */
+CONV_INLINE void conv_ring_taps(CONV_ACC* h, const CONV_ACC* b, __constant CONV_ACC* taps) {
+#pragma unroll
+  for (int i = 0; i < VEC; ++i) {
+    CONV_ACC a = 0;
+#pragma unroll
+    for (int d = 0; d <= 2 * RADIUS_X; ++d) a += taps[d] * b[i + d * CHANNELS];
+    h[i] = a;
+  }
+}
+
+/* The row pass of an inner chunk at element e0 of a row into h. It loads the aligned words that hold the
+ * chunk's window (unaligned byte vectors are byte loads on some GPUs) and shifts each pair of words into place. */
+CONV_INLINE void conv_ring_row(CONV_ACC* h, __global const uchar* row, const int e0, __constant CONV_ACC* taps) {
+  __global const uchar* s = row + e0 - RADIUS_X * CHANNELS;
+  const uint m = (uint)((uintptr_t)s & 3u);
+  __global const uint* p = (__global const uint*)(s - m);
+  uint w[RING_WORDS + 1];
+#pragma unroll
+  for (int k = 0; k < RING_WORDS; ++k) w[k] = p[k];
+  w[RING_WORDS] = m + RING_BYTES > 4 * RING_WORDS ? p[RING_WORDS] : 0u;
+  CONV_ACC b[RING_BYTES];
+#pragma unroll
+  for (int k = 0; k < RING_WORDS; ++k) {
+    const uint x = (uint)(upsample(w[k + 1], w[k]) >> (8 * m));
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      if (4 * k + i < RING_BYTES) b[4 * k + i] = (CONV_ACC)((x >> (8 * i)) & 0xFFu);
+    }
+  }
+  conv_ring_taps(h, b, taps);
+}
+
+/* The row pass of a chunk near a row's ends: its window's elements at offsets idx in the row (the border rule
+ * applied once per work-item; -1: the border value). */
+CONV_INLINE void conv_ring_edge_row(CONV_ACC* h, __global const uchar* row, const int* idx, __constant CONV_ACC* taps,
+                                    const CONV_ACC border) {
+  CONV_ACC b[RING_BYTES];
+#pragma unroll
+  for (int i = 0; i < RING_BYTES; ++i) b[i] = row && idx[i] >= 0 ? (CONV_ACC)row[idx[i]] : border;
+  conv_ring_taps(h, b, taps);
+}
+
+/* Output row y0 + r - 2 RADIUS_Y from the ring (oldest row first), finished and stored. */
+CONV_INLINE void conv_ring_column(CONV_ACC ring[RING_ROWS][VEC], __global uchar* dst, const int dst_pitch,
+                                  const int row_e, const int e0, const int y, __constant CONV_ACC* col_filter,
+                                  const bool aligned, const uint4 fixed_point, const float fixed_scale) {
+  CONV_ACC acc[VEC];
+#pragma unroll
+  for (int i = 0; i < VEC; ++i) {
+    CONV_ACC a = 0;
+#pragma unroll
+    for (int t = 0; t < RING_ROWS; ++t) a += col_filter[t] * ring[t][i];
+    acc[i] = a;
+  }
+  conv_store_dvec(dst + (long)y * dst_pitch + e0, conv_finish(CONV_VLOAD(0, acc), e0, fixed_point, fixed_scale),
+                  row_e - e0, aligned);
+}
+
+/* The ring moves up one row: slot t takes slot t + 1 (constant indices: registers are renamed, not copied, where
+ * the row loop unrolls). */
+#define CONV_RING_SHIFT(ring)                                                    \
+  _Pragma("unroll") for (int t = 0; t < RING_ROWS - 1; ++t) {                    \
+    _Pragma("unroll") for (int i = 0; i < VEC; ++i) ring[t][i] = ring[t + 1][i]; \
+  }
+
+__kernel void convolve_separable_ring(const int width, const int height, __global const DTYPE* restrict src,
+                                      const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
+                                      const ulong dst_offset, const int dst_pitch,
+                                      __constant CONV_ACC* restrict row_filter,
+                                      __constant CONV_ACC* restrict col_filter, const int radius_x, const int radius_y,
+                                      const float border_value, const uint4 fixed_point, const float fixed_scale) {
+  const int row_e = width * CHANNELS;
+  const int e0 = get_global_id(0) * VEC;
+  const int y0 = get_global_id(1) * WPT_Y;
+  if (e0 >= row_e || y0 >= height) return;
+  src += src_offset;
+  dst += dst_offset;
+  const CONV_ACC border = (CONV_ACC)border_value;
+  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
+  /* Input rows y0 - RADIUS_Y + r for r < rows; once the ring holds 2 RADIUS_Y + 1 of them, each further row
+   * completes output row y0 + r - 2 RADIUS_Y. */
+  const int rows = min(WPT_Y, height - y0) + 2 * RADIUS_Y;
+  CONV_ACC ring[RING_ROWS][VEC];
+  if (RING_INNER(e0, row_e) && y0 - RADIUS_Y >= 0 && y0 + WPT_Y + RADIUS_Y <= height) {
+    /* Inside the image: fully unrolled, without a branch (the ring's moves become renamings, and the compiler
+     * issues later rows' loads early; guarding each row, as the other chunks need, made the kernel 4x slower on
+     * the H200, run 9e). */
+    __global const uchar* first = src + (long)(y0 - RADIUS_Y) * src_pitch;
+#pragma unroll
+    for (int r = 0; r < WPT_Y + 2 * RADIUS_Y; ++r) {
+      CONV_RING_SHIFT(ring)
+      conv_ring_row(ring[RING_ROWS - 1], first + (long)r * src_pitch, e0, row_filter);
+      if (r >= 2 * RADIUS_Y)
+        conv_ring_column(ring, dst, dst_pitch, row_e, e0, y0 + r - 2 * RADIUS_Y, col_filter, aligned, fixed_point,
+                         fixed_scale);
+    }
+  } else {
+    /* Chunks near the image's edges and in its last, partial strip (few): the border rule once per window element,
+     * then one rolled copy of the loop, the ring moved by copies. (Folding every element of every row made these
+     * work-items the kernel's critical path, run 9d.) */
+    int idx[RING_BYTES];
+#pragma unroll
+    for (int i = 0; i < RING_BYTES; ++i) {
+      const int e = e0 - RADIUS_X * CHANNELS + i;
+      const int p = e >= 0 ? e / CHANNELS : -((CHANNELS - 1 - e) / CHANNELS); /* floor(e / CHANNELS) */
+#if BORDER == 0
+      idx[i] = p >= 0 && p < width ? e : -1;
+#else
+      idx[i] = conv_fold(p, width) * CHANNELS + (e - p * CHANNELS);
+#endif
+    }
+#pragma unroll 1
+    for (int r = 0; r < rows; ++r) {
+      CONV_RING_SHIFT(ring)
+      const int yy = conv_row(y0 - RADIUS_Y + r, height);
+      conv_ring_edge_row(ring[RING_ROWS - 1], yy < 0 ? 0 : src + (long)yy * src_pitch, idx, row_filter, border);
+      if (r >= 2 * RADIUS_Y)
+        conv_ring_column(ring, dst, dst_pitch, row_e, e0, y0 + r - 2 * RADIUS_Y, col_filter, aligned, fixed_point,
+                         fixed_scale);
+    }
+  }
+}
 #endif
 
 /* ---------------------------------------------------------------------------------------------------------

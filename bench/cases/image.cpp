@@ -24,6 +24,7 @@
 #include <sstream>
 
 #include "cases/cases.hpp"
+#include "opencv_border.hpp"
 #include "ops/color.hpp"
 #include "ops/convolve.hpp"
 #include "tilecl/color.hpp"
@@ -132,23 +133,6 @@ const char* opencv_name(BenchContext& context) { return context.info->is_cpu() ?
 template <typename T>
 int opencv_type(int channels) {
   return std::is_same_v<T, float> ? CV_32FC(channels) : CV_8UC(channels);
-}
-
-int opencv_border(Border border) {
-  switch (border) {
-    case Border::Zero:
-    case Border::Constant:
-      return cv::BORDER_CONSTANT;
-    case Border::Clamp:
-      return cv::BORDER_REPLICATE;
-    case Border::Mirror:
-      return cv::BORDER_REFLECT_101;
-    case Border::Reflect:
-      return cv::BORDER_REFLECT;
-    case Border::Wrap:
-      return cv::BORDER_WRAP;
-  }
-  return cv::BORDER_DEFAULT;
 }
 
 template <typename T>

@@ -107,4 +107,77 @@ inline std::uint64_t draw_vector_length(std::mt19937_64& random, std::uint64_t l
   return log_uniform(random, 1, largest);
 }
 
+// Images (filters and gray): width and height log-uniform in [16, largest_side] with at most `largest_area` pixels
+// (the height shrinks to fit), 1, 3 or 4 channels, rows padded by 1..16 elements in a third of the shapes, one of
+// the borders OpenCV's filters take, and the op's own sizes: Gaussian kernel sizes odd in 3..15 (the y size the
+// x one in two shapes of three, sigma derived from the size as OpenCV does), box radii 1..7 (likewise), filter2D
+// sizes odd in 1..9 each (not both 1). rgb_to_gray reads 3 or 4 channels in RGB, BGR, RGBA or BGRA order.
+struct ImageShape {
+  std::uint64_t width = 1, height = 1, channels = 1, src_pitch = 1, dst_pitch = 1;
+  Border border = Border::Mirror;
+  std::uint64_t filter_width = 1, filter_height = 1;  // taps; rgb_to_gray: unused
+  int order = 0;                                      // rgb_to_gray: 0 RGB, 1 BGR, 2 RGBA, 3 BGRA
+  bool padded_rows = false;                           // pitches beyond the rows' elements
+
+  static const char* border_name(Border b) {
+    return b == Border::Zero ? "zero" : b == Border::Clamp ? "clamp" : b == Border::Reflect ? "reflect" : "mirror";
+  }
+  static const char* order_name(int order) {
+    static const char* const names[] = {"rgb", "bgr", "rgba", "bgra"};
+    return names[order & 3];
+  }
+  // The filter ops' tuning shape: "WxHxC,FWxFH,border".
+  std::string filter_key() const {
+    return std::to_string(width) + "x" + std::to_string(height) + "x" + std::to_string(channels) + "," +
+           std::to_string(filter_width) + "x" + std::to_string(filter_height) + "," + border_name(border);
+  }
+  // rgb_to_gray's tuning shape: "WxH,order".
+  std::string gray_key() const {
+    return std::to_string(width) + "x" + std::to_string(height) + "," + order_name(order);
+  }
+};
+
+enum class ImageSweepOp { Gaussian, Box, Convolve2d, Gray };
+
+inline ImageShape draw_image_shape(std::mt19937_64& random, ImageSweepOp op, std::uint64_t largest_side,
+                                   std::uint64_t largest_area) {
+  ImageShape s;
+  s.width = log_uniform(random, 16, largest_side);
+  s.height = std::min<std::uint64_t>(log_uniform(random, 16, largest_side),
+                                     std::max<std::uint64_t>(1, largest_area / s.width));
+  const std::uint64_t channels[] = {1, 3, 4};
+  s.channels = channels[std::uniform_int_distribution<int>(0, 2)(random)];
+  const Border borders[] = {Border::Zero, Border::Clamp, Border::Mirror, Border::Reflect};
+  s.border = borders[std::uniform_int_distribution<int>(0, 3)(random)];
+  const bool padded = coin(random, 1.0 / 3);
+  auto odd = [&](int low, int high) {
+    return static_cast<std::uint64_t>(2 * std::uniform_int_distribution<int>(low, high)(random) + 1);
+  };
+  const bool same = coin(random, 2.0 / 3);
+  switch (op) {
+    case ImageSweepOp::Gaussian:
+      s.filter_width = odd(1, 7);
+      s.filter_height = same ? s.filter_width : odd(1, 7);
+      break;
+    case ImageSweepOp::Box:
+      s.filter_width = odd(1, 7);
+      s.filter_height = same ? s.filter_width : odd(1, 7);
+      break;
+    case ImageSweepOp::Convolve2d:
+      s.filter_width = odd(0, 4);
+      s.filter_height = odd(0, 4);
+      if (s.filter_width == 1 && s.filter_height == 1) s.filter_width = 3;
+      break;
+    case ImageSweepOp::Gray:
+      s.order = std::uniform_int_distribution<int>(0, 3)(random);
+      s.channels = s.order >= 2 ? 4 : 3;
+      break;
+  }
+  const std::uint64_t dst_channels = op == ImageSweepOp::Gray ? 1 : s.channels;
+  s.padded_rows = padded;
+  s.src_pitch = s.width * s.channels + padding(random, padded);
+  s.dst_pitch = s.width * dst_channels + padding(random, padded);
+  return s;
+}
+
 }  // namespace tilecl::bench::sweeps

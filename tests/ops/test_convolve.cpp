@@ -18,6 +18,7 @@
 #include "reference/image_reference.hpp"
 #include "support/fixture.hpp"
 #include "support/guarded_buffer.hpp"
+#include "sweeps/shapes.hpp"
 #include "tilecl/convolve.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/runtime.hpp"
@@ -401,7 +402,11 @@ std::vector<Setting> swept_settings() {
            5, 0, true},
           {Op::Separable, rounding(tiled(16, 8, 2, 4, 0, 0, 0), 1), 0, 1, 1},
           {Op::Separable, rounding(tiled(8, 16, 4, 8, 8, 0, 1), 0), 2, 3, 2},
-          {Op::Separable, rounding(tiled(16, 8, 8, 2, 2, 1, 0), 1), 4, 5, 0, true}};
+          {Op::Separable, rounding(tiled(16, 8, 8, 2, 2, 1, 0), 1), 4, 5, 0, true},
+          // The register ring takes bytes only (combinations 1, 3 and 4), at most 128 registers of ring and window.
+          {Op::Separable, rounding(with_group({"ring", {{"VEC", 4}, {"WPT_Y", 3}}}, 8, 1), 1), 1, 3, 0, true},
+          {Op::Separable, rounding(with_group({"ring", {{"VEC", 8}, {"WPT_Y", 16}}}, 4, 2), 0), 4, 1, 1},
+          {Op::Separable, rounding(with_group({"ring", {{"VEC", 16}, {"WPT_Y", 1}}}, 16, 1), 1), 3, 4, 1}};
 }
 
 const Config kNaive = with_group({"naive", {}}, 8, 4);
@@ -541,18 +546,20 @@ TEST_SUITE("ops.convolve") {
     gpu.local_memory_bytes = std::min<std::uint64_t>(49152, device().info->local_memory_bytes);
     gpu.max_work_group_size = std::min<std::size_t>(1024, device().info->max_work_group_size);
     const auto gpu_default = [&](detail::FilterForm form, std::uint64_t channels, int radius,
-                                 const detail::DTypeInfo& dtype, bool opencv) {
+                                 const detail::DTypeInfo& dtype, bool opencv, const char* variant) {
       const detail::FilterShape shape{form, channels, radius, radius, opencv};
       const Config config = detail::convolve_default_config(shape, dtype, gpu);
       INFO(config.to_string());
-      CHECK(config.variant == "tiled");
+      CHECK(config.variant == variant);
       return config;
     };
-    const Config direct = gpu_default(detail::FilterForm::Direct, 1, 2, detail::dtype_of<float>(), false);
-    const Config separable = gpu_default(detail::FilterForm::Separable, 1, 4, detail::dtype_of<float>(), false);
-    const Config bytes = gpu_default(detail::FilterForm::Separable, 1, 4, detail::dtype_of<std::uint8_t>(), false);
+    const Config direct = gpu_default(detail::FilterForm::Direct, 1, 2, detail::dtype_of<float>(), false, "tiled");
+    const Config separable =
+        gpu_default(detail::FilterForm::Separable, 1, 4, detail::dtype_of<float>(), false, "tiled");
+    const Config bytes =
+        gpu_default(detail::FilterForm::Separable, 1, 4, detail::dtype_of<std::uint8_t>(), false, "tiled");
     const Config byte_channels =
-        gpu_default(detail::FilterForm::Separable, 3, 4, detail::dtype_of<std::uint8_t>(), true);
+        gpu_default(detail::FilterForm::Separable, 3, 4, detail::dtype_of<std::uint8_t>(), true, "tiled");
     CHECK(bytes.values.at("USE_ROUND_BY_ADD") == 1);
     check_filter<float>(&direct, Filter{Op::Convolve2d, 1, Border::Mirror, 2, 2}, 300, 100, ImageLayout::Aligned, 0);
     check_filter<float>(&separable, Filter{Op::Gaussian, 1, Border::Mirror, 4, 4, 1.7}, 300, 100, ImageLayout::Ragged,
@@ -562,6 +569,63 @@ TEST_SUITE("ops.convolve") {
     check_filter<std::uint8_t>(&byte_channels,
                                Filter{Op::Gaussian, 3, Border::Reflect, 4, 4, 1.7, false, Arithmetic::OpenCV}, 300, 100,
                                ImageLayout::Aligned, 0);
+  }
+
+  TEST_CASE("convolve: the bench sweep's images, scaled down (seeds 1-2), through the public calls") {
+    // The same random streams as `tilecl bench --sweep --family convolve` (bench/sweeps/shapes.hpp,
+    // draw_image_shape) with sides of at most 96: its channel counts, borders, filter sizes (x and y apart) and
+    // padded rows, with the device's own choice of kernel. Blurs with different x and y sizes run as
+    // separable_filter with random taps (the sigma form here is square).
+    using bench::sweeps::ImageSweepOp;
+    for (std::uint64_t seed = 1; seed <= 2; ++seed)
+      for (auto [op, name] : {std::pair<ImageSweepOp, const char*>{ImageSweepOp::Gaussian, "gaussian_blur"},
+                              {ImageSweepOp::Box, "box_blur"},
+                              {ImageSweepOp::Convolve2d, "convolve2d"}})
+        for (const char* dtype : {"uint8", "float"}) {
+          auto random = bench::sweeps::sweep_random(seed, name, dtype);
+          for (int i = 0; i < 3; ++i) {
+            const auto s = bench::sweeps::draw_image_shape(random, op, 96, 6000);
+            std::uniform_real_distribution<float> tap(-0.05f, 0.25f);  // the bench draws filter2D's taps next
+            for (std::uint64_t t = 0; t < s.filter_width * s.filter_height; ++t) tap(random);
+            CAPTURE(seed);
+            CAPTURE(dtype);
+            CAPTURE(s.filter_key());
+            const int rx = static_cast<int>(s.filter_width / 2), ry = static_cast<int>(s.filter_height / 2);
+            Filter f{Op::Convolve2d, s.channels, s.border, rx, ry};
+            if (op == ImageSweepOp::Box) f.op = Op::Box;
+            if (op == ImageSweepOp::Gaussian) {
+              f.op = rx == ry ? Op::Gaussian : Op::Separable;
+              f.sigma = 0.3 * (rx - 1) + 0.8;  // OpenCV's sigma for the size
+            }
+            const ImageLayout layout = s.padded_rows ? ImageLayout::Ragged : ImageLayout::Dense;
+            if (std::string(dtype) == "uint8")
+              check_filter<std::uint8_t>(nullptr, f, s.width, s.height, layout, static_cast<std::size_t>(i % 2));
+            else
+              check_filter<float>(nullptr, f, s.width, s.height, layout, static_cast<std::size_t>(i % 2));
+          }
+        }
+  }
+
+  TEST_CASE("convolve: the register ring (bytes) on images with inner strips, edge chunks and a partial strip") {
+    // Its three paths: inner chunks of strips inside the image (branch-free), chunks near the left and right
+    // edges and the strips at the top, bottom and the partial last one (border rule once per work-item).
+    const Config one = rounding(with_group({"ring", {{"VEC", 8}, {"WPT_Y", 16}}}, 128, 1), 1);
+    const Config four = rounding(with_group({"ring", {{"VEC", 4}, {"WPT_Y", 32}}}, 64, 1), 0);
+    check_filter<std::uint8_t>(&one, Filter{Op::Gaussian, 1, Border::Mirror, 4, 4, 1.7}, 600, 100, ImageLayout::Ragged,
+                               0);
+    check_filter<std::uint8_t>(&one, Filter{Op::Box, 3, Border::Constant, 2, 3, 1.0, false, Arithmetic::Float, 40.0},
+                               301, 70, ImageLayout::Aligned, 3);
+    check_filter<std::uint8_t>(&four, Filter{Op::Separable, 4, Border::Reflect, 3, 1}, 150, 99, ImageLayout::Dense, 0);
+    check_filter<std::uint8_t>(&four, Filter{Op::Gaussian, 3, Border::Clamp, 2, 2, 1.1, false, Arithmetic::OpenCV}, 200,
+                               90, ImageLayout::Ragged, 0);
+    // Its space: bytes only, and at most 128 registers of ring and window ((2 ry + 1) VEC + VEC + 2 rx channels).
+    const detail::FilterShape wide{detail::FilterForm::Separable, 3, 7, 7, false};
+    const auto space = detail::convolve_search_space(wide, detail::dtype_of<std::uint8_t>());
+    Config ring = rounding(with_group({"ring", {{"VEC", 8}, {"WPT_Y", 16}}}, 128, 1), 1);
+    CHECK(space.validate(ring, *device().info).find("128") != std::string::npos);  // 15 * 8 + 8 + 42 = 170
+    ring.values["VEC"] = 4;
+    CHECK(space.validate(ring, *device().info).empty());  // 60 + 4 + 42 = 106
+    CHECK(detail::convolve_search_space(wide, detail::dtype_of<float>()).find("ring") == nullptr);
   }
 
   TEST_CASE("convolve: filters above the unrolled limits read their radius at run time, exact under every border") {

@@ -59,6 +59,7 @@ Geometry geometry_of(const FilterPlan& plan, const FilterProblem& problem) {
       return flat_geometry(plan, problem.width, problem.height);
     case FilterVariant::TwoPass:
       return flat_geometry(plan, ceil_div(row_elements, vec), problem.height);
+    case FilterVariant::Ring:
     case FilterVariant::Vector: {
       const std::uint64_t rows = problem.shape.form == FilterForm::Separable
                                      ? ceil_div(problem.height, static_cast<std::uint64_t>(plan.wpt_y))

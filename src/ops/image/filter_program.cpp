@@ -11,7 +11,16 @@ namespace {
 // CONVOLVE_VARIANT of kernels/convolve.cl.
 int variant_code(FilterForm form, FilterVariant variant) {
   if (form == FilterForm::Direct) return variant == FilterVariant::Naive ? 1 : variant == FilterVariant::Vector ? 2 : 3;
-  return variant == FilterVariant::TwoPass ? 4 : variant == FilterVariant::Vector ? 5 : 6;
+  switch (variant) {
+    case FilterVariant::TwoPass:
+      return 4;
+    case FilterVariant::Vector:
+      return 5;
+    case FilterVariant::Ring:
+      return 7;
+    default:
+      return 6;
+  }
 }
 
 // What every variant reads: the element type, the image and filter shape, the border and OpenCV's arithmetic.
@@ -52,7 +61,7 @@ void add_tiled_macros(const FilterShape& shape, const FilterPlan& plan, BuildOpt
 }  // namespace
 
 bool fixed_radius(const FilterShape& shape, FilterVariant variant) {
-  if (variant == FilterVariant::Tiled) return true;
+  if (variant == FilterVariant::Tiled || variant == FilterVariant::Ring) return true;
   if (variant == FilterVariant::Naive) return false;
   if (shape.form == FilterForm::Direct)
     return (2 * shape.radius_x + 1) * (2 * shape.radius_y + 1) <= kMaxFixedDirectTaps;
@@ -68,6 +77,8 @@ BuildOptions filter_build_options(const FilterShape& shape, Border border, const
   if (dtype.size == 1 && !shape.opencv) options.define("USE_ROUND_BY_ADD", plan.round_by_add ? 1 : 0);
   if (plan.variant == FilterVariant::Tiled) {
     add_tiled_macros(shape, plan, options);
+  } else if (plan.variant == FilterVariant::Ring) {
+    options.define("WPT_Y", plan.wpt_y);
   } else {
     add_untiled_macros(shape, plan, options);
   }
@@ -78,6 +89,7 @@ std::vector<std::string> filter_kernel_names(FilterForm form, FilterVariant vari
   if (variant == FilterVariant::TwoPass) return {"convolve_rows_vector", "convolve_cols_vector"};
   const std::string name = variant == FilterVariant::Naive   ? "naive"
                            : variant == FilterVariant::Tiled ? "tiled"
+                           : variant == FilterVariant::Ring  ? "ring"
                                                              : "vector";
   return {std::string(form == FilterForm::Direct ? "convolve_direct_" : "convolve_separable_") + name};
 }
@@ -96,6 +108,7 @@ const std::map<std::string, std::vector<std::string>>& convolve_macro_table() {
         {"direct tiled", with({"VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD"})},
         {"separable two_pass", with({"VEC", "USE_ROUND_BY_ADD", "USE_WINDOW", "USE_SYMMETRIC"})},
         {"separable vector", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW", "USE_SYMMETRIC"})},
+        {"separable ring", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y"})},
         {"separable tiled",
          with({"VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD", "USE_LOCAL_INPUT", "USE_PREFETCH"})}};
   }();

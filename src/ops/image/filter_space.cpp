@@ -98,6 +98,34 @@ VariantSpace cpu_shaped(const std::string& variant, std::vector<Parameter> param
   return VariantSpace{variant, parameters, constraints};
 }
 
+// The register ring for bytes (convolve_separable_ring): elements and rows per work-item, a flat work-group. Its
+// ring of 2 ry + 1 row passes and its row window stay in registers: (2 ry + 1) VEC + VEC + 2 rx channels values at
+// most 128 (a 15x15 filter on 3 channels takes VEC 4; 9x9 on 4 channels VEC 8). Not a default anywhere: on the
+// H200 a prototype without borders ran 1.3-1.8x faster than the tiled kernel on bytes (7680x4320, run 9a), but
+// the kernel as built into the library measured 2-4x slower than the tiled one (runs 9b-9e; its last form,
+// with a branch-free path for chunks inside the image, was not measured: docs/notes/image.md). `tilecl tune`
+// times it beside the others and keeps it only where it wins.
+VariantSpace ring_space(const FilterShape& shape, const DTypeInfo& dtype) {
+  std::vector<Parameter> parameters{{"VEC", {8, 4, 16}},
+                                    {"WPT_Y", {16, 32}},
+                                    {"WG_X", {128, 256}, ParameterKind::Launch},
+                                    {"WG_Y", {1}, ParameterKind::Launch}};
+  const auto channels = static_cast<std::int64_t>(shape.channels);
+  const std::int64_t rx = shape.radius_x, ry = shape.radius_y;
+  std::vector<Constraint> constraints{
+      one_of("VEC", {4, 8, 16}),
+      {"1 <= WPT_Y <= 64",
+       [](const Values& v, const DeviceInfo&) { return at(v, "WPT_Y") >= 1 && at(v, "WPT_Y") <= 64; }},
+      {"filter radii <= " + std::to_string(kMaxFixedRadius) + " and (2 ry + 1) VEC + VEC + 2 rx channels <= 128",
+       [channels, rx, ry](const Values& v, const DeviceInfo&) {
+         const std::int64_t vec = at(v, "VEC");
+         return std::max(rx, ry) <= kMaxFixedRadius && (2 * ry + 1) * vec + vec + 2 * rx * channels <= 128;
+       }},
+      work_group_fits()};
+  add_rounding_parameter(shape, dtype, parameters, constraints);
+  return VariantSpace{"ring", parameters, constraints};
+}
+
 // Bytes with float sums are rounded by adding 2^23 on every device: PoCL's rint is a software sequence, and on
 // the H200 the tiled kernels ran 1-3% faster with it (a 9x9 Gaussian on 1 / 3 channels at 7680x4320: 0.0745 /
 // 0.235 ms against 0.0757 / 0.241 ms with rint; bench/results/nvidia-h200/explore-overrides, run 7a).
@@ -185,6 +213,7 @@ SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dty
                    [](const Values& v, const DeviceInfo&) { return at(v, "WPT_Y") >= 1 && at(v, "WPT_Y") <= 128; }}},
                  shape, dtype);
   VariantSpace two_pass = cpu_shaped("two_pass", {{"VEC", {4, 8, 16}}}, {vectors}, shape, dtype);
+  if (dtype.size == 1) return SearchSpace({tiled_space(shape, dtype), vector, two_pass, ring_space(shape, dtype)});
   return SearchSpace({tiled_space(shape, dtype), vector, two_pass});
 }
 
@@ -213,6 +242,7 @@ FilterPlan plan_of(const Config& config) {
   plan.variant = config.variant == "naive"      ? FilterVariant::Naive
                  : config.variant == "tiled"    ? FilterVariant::Tiled
                  : config.variant == "two_pass" ? FilterVariant::TwoPass
+                 : config.variant == "ring"     ? FilterVariant::Ring
                                                 : FilterVariant::Vector;
   plan.vec = value("VEC", 4);
   plan.tile_x = value("TILE_X", 0);

@@ -58,8 +58,8 @@ struct ImageOperands {
 };
 
 // The kernel variants of kernels/convolve.cl, by the name a configuration gives them ("naive", "vector",
-// "tiled" for both forms; "two_pass" for separable filters).
-enum class FilterVariant { Naive, Vector, Tiled, TwoPass };
+// "tiled" for both forms; "two_pass" and "ring" (bytes, build-time radii) for separable filters).
+enum class FilterVariant { Naive, Vector, Tiled, TwoPass, Ring };
 
 // A configuration in typed form: the search space's parameters (kernels/convolve.cl documents each macro),
 // read from the configuration in one place (plan_of in filter_space.cpp). Fields a variant does not use keep
