@@ -104,7 +104,7 @@
  *       convolve_direct_tiled (USE_LOCAL_INPUT 1). With USE_PREFETCH 1 a work-item loads the windows of all
  *       its row-pass rows before filtering any, so that all its loads are in flight at once.
  *       Geometry as convolve_direct_tiled.
- *   convolve_separable_ring(same arguments as convolve_separable_vector)  [uchar, build-time radii]
+ *   convolve_separable_ring(same arguments as convolve_separable_vector)  [build-time radii; searched for uchar]
  *       GPU form for bytes, fused, registers only: one chunk in WPT_Y consecutive rows per work-item, the last
  *       2 RADIUS_Y + 1 row passes in a ring of registers, no local memory and no barrier. Inner chunks of strips
  *       inside the image take a fully unrolled path without any branch (every ring index a constant, the ring's
@@ -127,7 +127,7 @@
  *   RADIUS_Y  vertical radius, likewise. Default 1.
  *   CONVOLVE_VARIANT  the kernels compiled: 0 all, 1 convolve_direct_naive, 2 convolve_direct_vector,
  *             3 convolve_direct_tiled, 4 convolve_rows_vector + convolve_cols_vector, 5 convolve_separable_vector,
- *             6 convolve_separable_tiled, 7 convolve_separable_ring (uchar only). Default 0.
+ *             6 convolve_separable_tiled, 7 convolve_separable_ring. Default 0.
  *   VEC       elements per work-item along x: 2, 4, 8 or 16. Default 4.
  *   TILE_X    tiled kernels: pixels per work-group along x; TILE_X * CHANNELS must be a multiple of VEC.
  *             Default 32.
@@ -820,12 +820,12 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
 /* ---------------------------------------------------------------------------------------------------------
  * The GPU form for bytes: registers only, aligned 32-bit loads.
  * ------------------------------------------------------------------------------------------------------- */
-#if CONVOLVE_VARIANT == 7 && !(CONV_DTYPE_IS_UCHAR && RADIUS_X >= 0 && RADIUS_Y >= 0)
-#error "convolve.cl: convolve_separable_ring (CONVOLVE_VARIANT 7) needs DTYPE uchar and build-time radii"
+#if CONVOLVE_VARIANT == 7 && !(RADIUS_X >= 0 && RADIUS_Y >= 0)
+#error "convolve.cl: convolve_separable_ring (CONVOLVE_VARIANT 7) needs build-time radii"
 #endif
-#if CONV_HAS(7) && CONV_DTYPE_IS_UCHAR && RADIUS_X >= 0 && RADIUS_Y >= 0
+#if CONV_HAS(7) && RADIUS_X >= 0 && RADIUS_Y >= 0
 #define RING_ROWS (2 * RADIUS_Y + 1)               /* row-pass results a column sum reads */
-#define RING_BYTES (VEC + 2 * RADIUS_X * CHANNELS) /* a chunk's row window */
+#define RING_BYTES (VEC + 2 * RADIUS_X * CHANNELS) /* a chunk's row window, elements */
 #define RING_WORDS ((RING_BYTES + 3) / 4)          /* aligned words that cover it when it starts aligned */
 /* The chunk at e0 reads whole 32-bit words inside its row: its window plus up to 3 bytes each side. */
 #define RING_INNER(e0, row_e) ((e0)-RADIUS_X * CHANNELS >= 3 && (e0) + VEC + RADIUS_X * CHANNELS + 3 <= (row_e))
@@ -841,9 +841,12 @@ CONV_INLINE void conv_ring_taps(CONV_ACC* h, const CONV_ACC* b, __constant CONV_
   }
 }
 
-/* The row pass of an inner chunk at element e0 of a row into h. It loads the aligned words that hold the
- * chunk's window (unaligned byte vectors are byte loads on some GPUs) and shifts each pair of words into place. */
-CONV_INLINE void conv_ring_row(CONV_ACC* h, __global const uchar* row, const int e0, __constant CONV_ACC* taps) {
+/* The row pass of an inner chunk at element e0 of a row into h. Bytes: it loads the aligned words that hold the
+ * chunk's window (unaligned byte vectors are byte loads on some GPUs) and shifts each pair of words into place;
+ * other types load element by element. */
+CONV_INLINE void conv_ring_row(CONV_ACC* h, __global const DTYPE* row, const int e0, __constant CONV_ACC* taps) {
+  CONV_ACC b[RING_BYTES];
+#if CONV_DTYPE_IS_UCHAR
   __global const uchar* s = row + e0 - RADIUS_X * CHANNELS;
   const uint m = (uint)((uintptr_t)s & 3u);
   __global const uint* p = (__global const uint*)(s - m);
@@ -851,7 +854,6 @@ CONV_INLINE void conv_ring_row(CONV_ACC* h, __global const uchar* row, const int
 #pragma unroll
   for (int k = 0; k < RING_WORDS; ++k) w[k] = p[k];
   w[RING_WORDS] = m + RING_BYTES > 4 * RING_WORDS ? p[RING_WORDS] : 0u;
-  CONV_ACC b[RING_BYTES];
 #pragma unroll
   for (int k = 0; k < RING_WORDS; ++k) {
     const uint x = (uint)(upsample(w[k + 1], w[k]) >> (8 * m));
@@ -860,12 +862,16 @@ CONV_INLINE void conv_ring_row(CONV_ACC* h, __global const uchar* row, const int
       if (4 * k + i < RING_BYTES) b[4 * k + i] = (CONV_ACC)((x >> (8 * i)) & 0xFFu);
     }
   }
+#else
+#pragma unroll
+  for (int i = 0; i < RING_BYTES; ++i) b[i] = (CONV_ACC)row[e0 - RADIUS_X * CHANNELS + i];
+#endif
   conv_ring_taps(h, b, taps);
 }
 
 /* The row pass of a chunk near a row's ends: its window's elements at offsets idx in the row (the border rule
  * applied once per work-item; -1: the border value). */
-CONV_INLINE void conv_ring_edge_row(CONV_ACC* h, __global const uchar* row, const int* idx, __constant CONV_ACC* taps,
+CONV_INLINE void conv_ring_edge_row(CONV_ACC* h, __global const DTYPE* row, const int* idx, __constant CONV_ACC* taps,
                                     const CONV_ACC border) {
   CONV_ACC b[RING_BYTES];
 #pragma unroll
@@ -874,7 +880,7 @@ CONV_INLINE void conv_ring_edge_row(CONV_ACC* h, __global const uchar* row, cons
 }
 
 /* Output row y0 + r - 2 RADIUS_Y from the ring (oldest row first), finished and stored. */
-CONV_INLINE void conv_ring_column(CONV_ACC ring[RING_ROWS][VEC], __global uchar* dst, const int dst_pitch,
+CONV_INLINE void conv_ring_column(CONV_ACC ring[RING_ROWS][VEC], __global DTYPE* dst, const int dst_pitch,
                                   const int row_e, const int e0, const int y, __constant CONV_ACC* col_filter,
                                   const bool aligned, const uint4 fixed_point, const float fixed_scale) {
   CONV_ACC acc[VEC];
@@ -918,7 +924,7 @@ __kernel void convolve_separable_ring(const int width, const int height, __globa
     /* Inside the image: fully unrolled, without a branch (the ring's moves become renamings, and the compiler
      * issues later rows' loads early; guarding each row, as the other chunks need, made the kernel 4x slower on
      * the H200, run 9e). */
-    __global const uchar* first = src + (long)(y0 - RADIUS_Y) * src_pitch;
+    __global const DTYPE* first = src + (long)(y0 - RADIUS_Y) * src_pitch;
 #pragma unroll
     for (int r = 0; r < WPT_Y + 2 * RADIUS_Y; ++r) {
       CONV_RING_SHIFT(ring)

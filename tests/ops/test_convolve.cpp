@@ -403,10 +403,12 @@ std::vector<Setting> swept_settings() {
           {Op::Separable, rounding(tiled(16, 8, 2, 4, 0, 0, 0), 1), 0, 1, 1},
           {Op::Separable, rounding(tiled(8, 16, 4, 8, 8, 0, 1), 0), 2, 3, 2},
           {Op::Separable, rounding(tiled(16, 8, 8, 2, 2, 1, 0), 1), 4, 5, 0, true},
-          // The register ring takes bytes only (combinations 1, 3 and 4), at most 128 registers of ring and window.
+          // The register ring (bytes: combinations 1, 3 and 4; floats: 0 and 5), at most 128 registers of ring and
+          // window.
           {Op::Separable, rounding(with_group({"ring", {{"VEC", 4}, {"WPT_Y", 3}}}, 8, 1), 1), 1, 3, 0, true},
           {Op::Separable, rounding(with_group({"ring", {{"VEC", 8}, {"WPT_Y", 16}}}, 4, 2), 0), 4, 1, 1},
-          {Op::Separable, rounding(with_group({"ring", {{"VEC", 16}, {"WPT_Y", 1}}}, 16, 1), 1), 3, 4, 1}};
+          {Op::Separable, rounding(with_group({"ring", {{"VEC", 16}, {"WPT_Y", 1}}}, 16, 1), 1), 3, 4, 1},
+          {Op::Separable, with_group({"ring", {{"VEC", 4}, {"WPT_Y", 8}}}, 8, 1), 0, 5, 0}};
 }
 
 const Config kNaive = with_group({"naive", {}}, 8, 4);
@@ -618,14 +620,16 @@ TEST_SUITE("ops.convolve") {
     check_filter<std::uint8_t>(&four, Filter{Op::Separable, 4, Border::Reflect, 3, 1}, 150, 99, ImageLayout::Dense, 0);
     check_filter<std::uint8_t>(&four, Filter{Op::Gaussian, 3, Border::Clamp, 2, 2, 1.1, false, Arithmetic::OpenCV}, 200,
                                90, ImageLayout::Ragged, 0);
-    // Its space: bytes only, and at most 128 registers of ring and window ((2 ry + 1) VEC + VEC + 2 rx channels).
+    // Its space: at most 128 registers of ring and window ((2 ry + 1) VEC + VEC + 2 rx channels).
     const detail::FilterShape wide{detail::FilterForm::Separable, 3, 7, 7, false};
     const auto space = detail::convolve_search_space(wide, detail::dtype_of<std::uint8_t>());
     Config ring = rounding(with_group({"ring", {{"VEC", 8}, {"WPT_Y", 16}}}, 128, 1), 1);
     CHECK(space.validate(ring, *device().info).find("128") != std::string::npos);  // 15 * 8 + 8 + 42 = 170
     ring.values["VEC"] = 4;
     CHECK(space.validate(ring, *device().info).empty());  // 60 + 4 + 42 = 106
-    CHECK(detail::convolve_search_space(wide, detail::dtype_of<float>()).find("ring") == nullptr);
+    CHECK(detail::convolve_search_space(wide, detail::dtype_of<float>()).find("ring") != nullptr);
+    const Config floats = with_group({"ring", {{"VEC", 4}, {"WPT_Y", 16}}}, 32, 1);
+    check_filter<float>(&floats, Filter{Op::Gaussian, 3, Border::Mirror, 3, 3, 1.2}, 200, 70, ImageLayout::Ragged, 0);
   }
 
   TEST_CASE("convolve: filters above the unrolled limits read their radius at run time, exact under every border") {

@@ -1,10 +1,13 @@
 #include <doctest/doctest.h>
 
 #include <cctype>
+#include <functional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "hash.hpp"
 #include "support/fixture.hpp"
 #include "tilecl/device.hpp"
 #include "tilecl/error.hpp"
@@ -32,6 +35,24 @@ TEST_SUITE("runtime.device") {
     info = *device().info;
     info.max_work_group_size += 1;  // limits are not identity
     CHECK(info.fingerprint() == original);
+    // The per-thread memo of the last fingerprint: every identifying field, alternated, in one thread.
+    const std::vector<std::function<void(tilecl::DeviceInfo&)>> changes{[](tilecl::DeviceInfo& d) { d.platform_name += "x"; },
+                                                                        [](tilecl::DeviceInfo& d) { d.platform_version += "x"; },
+                                                                        [](tilecl::DeviceInfo& d) { d.device_name += "x"; },
+                                                                        [](tilecl::DeviceInfo& d) { d.device_vendor += "x"; },
+                                                                        [](tilecl::DeviceInfo& d) { d.device_version += "x"; },
+                                                                        [](tilecl::DeviceInfo& d) { d.driver_version += "x"; },
+                                                                        [](tilecl::DeviceInfo& d) { d.opencl_c_version += "x"; },
+                                                                        [](tilecl::DeviceInfo& d) { d.compute_units += 1; }};
+    std::set<std::string> seen{original};
+    for (const auto& change : changes) {
+      tilecl::DeviceInfo changed = *device().info;
+      change(changed);
+      const std::string fingerprint = changed.fingerprint();
+      CHECK(fingerprint == tilecl::detail::hash_hex(changed.identity_text()));
+      CHECK(device().info->fingerprint() == original);  // and back
+      CHECK(seen.insert(fingerprint).second);
+    }
   }
 
   TEST_CASE("device: identity and limits are read from the device") {

@@ -59,7 +59,7 @@ cl::Event run_filter(const Config* explicit_config, cl::CommandQueue& queue, con
   const DTypeInfo& dtype = dtype_of<T>();
   validate_call(target, dtype, call);
   check_wait_list(op, wait, target.context);
-  const SearchSpace space = convolve_search_space(call.problem.shape, dtype);
+  const SearchSpace& space = convolve_search_space(call.problem.shape, dtype);
   Config config;
   if (explicit_config != nullptr) {
     config = *explicit_config;

@@ -5,7 +5,12 @@
 #include "ops/image/filter_space.hpp"
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <string>
+#include <tuple>
 #include <utility>
 
 #include "ops/image/image_common.hpp"
@@ -98,13 +103,13 @@ VariantSpace cpu_shaped(const std::string& variant, std::vector<Parameter> param
   return VariantSpace{variant, parameters, constraints};
 }
 
-// The register ring for bytes (convolve_separable_ring): elements and rows per work-item, a flat work-group. Its
-// ring of 2 ry + 1 row passes and its row window stay in registers: (2 ry + 1) VEC + VEC + 2 rx channels values at
-// most 128 (a 15x15 filter on 3 channels takes VEC 4; 9x9 on 4 channels VEC 8). Not a default anywhere: on the
-// H200 a prototype without borders ran 1.3-1.8x faster than the tiled kernel on bytes (7680x4320, run 9a), but
-// the kernel as built into the library measured 2-4x slower than the tiled one (runs 9b-9e; its last form,
-// with a branch-free path for chunks inside the image, was not measured: docs/notes/image.md). `tilecl tune`
-// times it beside the others and keeps it only where it wins.
+// The register ring (convolve_separable_ring, written for bytes; floats load element by element): elements and rows per
+// work-item, a flat work-group. Its ring of 2 ry + 1 row passes and its row window stay in registers: (2 ry + 1) VEC +
+// VEC + 2 rx channels values at most 128 (a 15x15 filter on 3 channels takes VEC 4; 9x9 on 4 channels VEC 8). Not a
+// default anywhere: on the H200 a prototype without borders ran 1.3-1.8x faster than the tiled kernel on bytes
+// (7680x4320, run 9a), but the kernel as built into the library measured 2-4x slower than the tiled one (runs 9b-9e;
+// its last form, with a branch-free path for chunks inside the image, was not measured: docs/notes/image.md). `tilecl
+// tune` times it beside the others and keeps it only where it wins.
 VariantSpace ring_space(const FilterShape& shape, const DTypeInfo& dtype) {
   std::vector<Parameter> parameters{{"VEC", {8, 4, 16}},
                                     {"WPT_Y", {16, 32}},
@@ -195,9 +200,7 @@ Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const Devic
   return config;
 }
 
-}  // namespace
-
-SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype) {
+SearchSpace build_search_space(const FilterShape& shape, const DTypeInfo& dtype) {
   const Constraint vectors = one_of("VEC", {2, 4, 8, 16});
   if (shape.form == FilterForm::Direct) {
     VariantSpace vector = cpu_shaped("vector", {{"VEC", {4, 8, 16, 2}}}, {vectors}, shape, dtype);
@@ -213,12 +216,27 @@ SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dty
                    [](const Values& v, const DeviceInfo&) { return at(v, "WPT_Y") >= 1 && at(v, "WPT_Y") <= 128; }}},
                  shape, dtype);
   VariantSpace two_pass = cpu_shaped("two_pass", {{"VEC", {4, 8, 16}}}, {vectors}, shape, dtype);
-  if (dtype.size == 1) return SearchSpace({tiled_space(shape, dtype), vector, two_pass, ring_space(shape, dtype)});
-  return SearchSpace({tiled_space(shape, dtype), vector, two_pass});
+  return SearchSpace({tiled_space(shape, dtype), vector, two_pass, ring_space(shape, dtype)});
+}
+
+}  // namespace
+
+// Every call validates its configuration against the space: built once per shape and element type (building it
+// took a fifth of a small image filter's host time: perf on PoCL, 2026-12-02) and kept for the process.
+const SearchSpace& convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype) {
+  using Key = std::tuple<int, std::uint64_t, int, int, bool, bool, bool, std::size_t, std::string>;
+  const Key key{static_cast<int>(shape.form), shape.channels,  shape.radius_x, shape.radius_y, shape.opencv,
+                shape.dividing_finish,        shape.symmetric, dtype.size,     dtype.cl_type};
+  static std::mutex mutex;
+  static std::map<Key, std::unique_ptr<const SearchSpace>> spaces;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& space = spaces[key];
+  if (!space) space = std::make_unique<const SearchSpace>(build_search_space(shape, dtype));
+  return *space;
 }
 
 Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device) {
-  const SearchSpace space = convolve_search_space(shape, dtype);
+  const SearchSpace& space = convolve_search_space(shape, dtype);
   const bool gpu_shaped = !device.is_cpu() && device.local_memory_is_dedicated &&
                           device.local_memory_bytes >= std::uint64_t{32} * 1024 && device.max_work_group_size >= 256;
   if (gpu_shaped) return gpu_default(shape, dtype, device, space);

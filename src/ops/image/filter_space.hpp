@@ -12,7 +12,8 @@ constexpr int kMaxFixedRadius = 16;           // separable kernels, per directio
 constexpr int kMaxFixedDirectTaps = 17 * 17;  // direct vector kernel
 constexpr int kMaxTiledDirectRadius = 8;      // direct tiled kernel (it unrolls all taps for WPT_Y x VEC outputs)
 
-SearchSpace convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype);
+// The space of a shape and element type, built once per process (the reference stays valid).
+const SearchSpace& convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype);
 Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device);
 
 // The configuration's values in typed form: the only place the filter modules look parameters up by name.
