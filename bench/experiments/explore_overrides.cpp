@@ -7,9 +7,9 @@
 //       build-gpu/libtilecl.a -lOpenCL -lpthread -o explore_overrides
 // Run: TILECL_TUNE=off explore_overrides SECTION[,SECTION...] [SAMPLES] > explore.jsonl
 //   SECTION: image, half, gemv, batched (random samples of each op's grid); gemv_multi, image_channels, gemv_cpu,
-//   image_bytes, transpose (hand-picked lists), gemv_half (a sample). One JSON object per line: op, dtype, shape,
-//   config, ms, copy_ms (a copy of the bytes the call reads and writes), or error. The first line of each case is the
-//   device default.
+//   image_bytes, image_ring, transpose (hand-picked lists), gemv_half (a sample). One JSON object per line: op, dtype,
+//   shape, config, ms, copy_ms (a copy of the bytes the call reads and writes), or error. The first line of each case
+//   is the device default.
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -215,6 +215,23 @@ void image_bytes_section() {
     for (const std::string vector :
          {"VEC=16 WPT_Y=32 WG_X=64 WG_Y=1", "VEC=8 WPT_Y=32 WG_X=128 WG_Y=1", "VEC=8 WPT_Y=16 WG_X=64 WG_Y=2"})
       configs.push_back("vector " + vector + " USE_WINDOW=1 USE_ROUND_BY_ADD=1");
+    std::vector<cl::Buffer> keep;
+    explore(filter_case(f, keep), configs);
+  }
+}
+
+// The register ring (convolve_separable_ring) beside each byte filter's default (the tiled kernel): every setting
+// of its space at 7680x4320 (session 8 built it; its last form was not measured on a GPU).
+void image_ring_section() {
+  const std::vector<Filter> filters{{"gaussian_blur", true, 1, 9}, {"gaussian_blur", true, 3, 9},
+                                    {"gaussian_blur", true, 4, 9}, {"box_blur", true, 1, 5},
+                                    {"box_blur", true, 3, 5},      {"box_blur", true, 4, 5}};
+  for (const auto& f : filters) {
+    std::vector<std::string> configs;
+    for (const char* vec : {"VEC=8", "VEC=4", "VEC=16"})
+      for (const char* rows : {"WPT_Y=16", "WPT_Y=32"})
+        for (const char* group : {"WG_X=128", "WG_X=256"})
+          configs.push_back(std::string("ring ") + vec + " " + rows + " " + group + " WG_Y=1 USE_ROUND_BY_ADD=1");
     std::vector<cl::Buffer> keep;
     explore(filter_case(f, keep), configs);
   }
@@ -429,6 +446,7 @@ int main(int argc, char** argv) {
         {"gemm_cpu_square", gemm_cpu_square_section},
         {"image_channels", image_channels_section},
         {"image_bytes", image_bytes_section},
+        {"image_ring", image_ring_section},
         {"transpose", transpose_section},
         {"transpose_bytes", transpose_bytes_section},
         {"gemv_half", [&] { gemv_half_section(samples); }},
