@@ -397,7 +397,9 @@ __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpo
  * aligned words of each output row, each taken from two neighbouring local words. Local memory traffic is one word
  * per 4 bytes each way (transpose_tiled moves single bytes). Bytes are handled as uchar4 vectors, so the result
  * does not depend on the device's byte order. Macros: TILE (bytes, a multiple of SECTOR), WG_Y, PAD (words),
- * SECTOR (bytes, a multiple of 4). Work-group (TILE / 4, WG_Y). */
+ * SECTOR (bytes, a multiple of 4). Work-group (TILE / 4, WG_Y). Compiled only when TILE >= 4: a program built for
+ * another variant with a smaller tile (say tiled TILE=1) would otherwise fail on a work-group size of 0. */
+#if TILE >= 4
 #define BYTES_BLOCKS ((TILE + SECTOR) / 4)
 
 /* Bytes [shift, shift + 4) of the 8 bytes low, high. */
@@ -487,6 +489,7 @@ __kernel __attribute__((reqd_work_group_size(TILE / 4, WG_Y, 1))) void transpose
     bytes_store(lt, j, top, start, end, out, row_first, x);
   }
 }
+#endif /* TILE >= 4: transpose_bytes */
 
 __kernel void transpose_block(int rows, int cols, __global const DTYPE* in, ulong in_offset, int ld_in,
                               __global DTYPE* out, ulong out_offset, int ld_out) {

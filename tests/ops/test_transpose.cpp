@@ -275,6 +275,14 @@ TEST_SUITE("ops.transpose") {
       }
   }
 
+  TEST_CASE("transpose: the smallest tiles build (transpose_bytes is left out below a 4-byte tile)") {
+    // tiled TILE=1 made the program's transpose_bytes declare a work-group of TILE / 4 = 0 items (CI's random
+    // configuration test, seed 3220126039).
+    const Config smallest{"tiled", {{"TILE", 1}, {"VEC", 1}, {"WG_Y", 1}}};
+    check_transpose<float>(&smallest, {5, 3}, kLayouts[0]);
+    check_transpose<std::uint8_t>(&smallest, {3, 7}, kLayouts[1]);
+  }
+
   TEST_CASE("transpose: matrices taller than one launch are transposed in bands of rows") {
     // 32768 work-groups along y per launch: a 1 x 1 work-group of naive covers one row, a block of VEC = 2
     // two rows, so these shapes take three and two launches.
