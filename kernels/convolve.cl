@@ -390,15 +390,22 @@ int conv_row(const int y, const int height) {
 #endif
 }
 
-/* Element e (any integer) of a row of width pixels under the border rule, as the accumulator type. */
-CONV_ACC conv_load_element(__global const DTYPE* row, const int width, const int e, const CONV_ACC border) {
+/* Where element e (any integer) of a row of width pixels reads under the border rule: an element of the row, or
+ * -1 for the Constant rule's border_value. */
+int conv_element_offset(const int e, const int width) {
   const int p = e >= 0 ? e / CHANNELS : -((CHANNELS - 1 - e) / CHANNELS); /* floor(e / CHANNELS) */
   const int c = e - p * CHANNELS;
 #if BORDER == 0
-  return (p >= 0 && p < width) ? (CONV_ACC)row[p * CHANNELS + c] : border;
+  return (p >= 0 && p < width) ? p * CHANNELS + c : -1;
 #else
-  return (CONV_ACC)row[conv_fold(p, width) * CHANNELS + c];
+  return conv_fold(p, width) * CHANNELS + c;
 #endif
+}
+
+/* Element e (any integer) of a row of width pixels under the border rule, as the accumulator type. */
+CONV_ACC conv_load_element(__global const DTYPE* row, const int width, const int e, const CONV_ACC border) {
+  const int offset = conv_element_offset(e, width);
+  return offset >= 0 ? (CONV_ACC)row[offset] : border;
 }
 
 /* Up to VEC accumulator values at p: a whole chunk, or the first count elements and zeros. */
@@ -916,14 +923,13 @@ __kernel void convolve_separable_ring(const int width, const int height, __globa
   dst += dst_offset;
   const CONV_ACC border = (CONV_ACC)border_value;
   const bool aligned = CONV_ALIGNED(dst, dst_pitch);
-  /* Input rows y0 - RADIUS_Y + r for r < rows; once the ring holds 2 RADIUS_Y + 1 of them, each further row
-   * completes output row y0 + r - 2 RADIUS_Y. */
-  const int rows = min(WPT_Y, height - y0) + 2 * RADIUS_Y;
+  /* Input rows y0 - RADIUS_Y + r; once the ring holds 2 RADIUS_Y + 1 of them, each further row completes output
+   * row y0 + r - 2 RADIUS_Y. */
   CONV_ACC ring[RING_ROWS][VEC];
   if (RING_INNER(e0, row_e) && y0 - RADIUS_Y >= 0 && y0 + WPT_Y + RADIUS_Y <= height) {
-    /* Inside the image: fully unrolled, without a branch (the ring's moves become renamings, and the compiler
-     * issues later rows' loads early; guarding each row, as the other chunks need, made the kernel 4x slower on
-     * the H200, run 9e). */
+    /* Inside the image: fully unrolled, without a branch (the ring's moves become renamings, and the compiler can
+     * issue later rows' loads early; run 9e's form, which guarded each row as the other chunks need, ran 4x slower
+     * than the branch-free prototype on the H200). */
     __global const DTYPE* first = src + (long)(y0 - RADIUS_Y) * src_pitch;
 #pragma unroll
     for (int r = 0; r < WPT_Y + 2 * RADIUS_Y; ++r) {
@@ -939,15 +945,8 @@ __kernel void convolve_separable_ring(const int width, const int height, __globa
      * work-items the kernel's critical path, run 9d.) */
     int idx[RING_BYTES];
 #pragma unroll
-    for (int i = 0; i < RING_BYTES; ++i) {
-      const int e = e0 - RADIUS_X * CHANNELS + i;
-      const int p = e >= 0 ? e / CHANNELS : -((CHANNELS - 1 - e) / CHANNELS); /* floor(e / CHANNELS) */
-#if BORDER == 0
-      idx[i] = p >= 0 && p < width ? e : -1;
-#else
-      idx[i] = conv_fold(p, width) * CHANNELS + (e - p * CHANNELS);
-#endif
-    }
+    for (int i = 0; i < RING_BYTES; ++i) idx[i] = conv_element_offset(e0 - RADIUS_X * CHANNELS + i, width);
+    const int rows = min(WPT_Y, height - y0) + 2 * RADIUS_Y;
 #pragma unroll 1
     for (int r = 0; r < rows; ++r) {
       CONV_RING_SHIFT(ring)
