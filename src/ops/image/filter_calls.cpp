@@ -1,6 +1,7 @@
 #include "ops/image/filter_calls.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ops/image/border.hpp"
@@ -50,11 +51,33 @@ FilterCall with_symmetry(FilterCall call) {
   return call;
 }
 
-// The float taps of cv::getGaussianKernel (in double, then rounded to float).
-TapWords opencv_float_taps(std::size_t size, double sigma) {
-  std::vector<float> taps;
-  for (double tap : opencv_gaussian_kernel(size, sigma)) taps.push_back(static_cast<float>(tap));
-  return tap_words(taps);
+// The taps of a Gaussian of `size` taps and `sigma` in one of OpenCV's forms, from the last few this thread built
+// (a warm call builds none: cv::getGaussianKernel's arithmetic was a tenth of a small blur's host time).
+TapWords opencv_taps(std::size_t size, double sigma, bool fixed) {
+  struct Entry {
+    std::size_t size = 0;
+    double sigma = 0;
+    bool fixed = false;
+    TapWords taps;
+  };
+  thread_local std::array<Entry, 8> entries;
+  thread_local std::size_t next = 0;
+  for (const Entry& e : entries)
+    if (!e.taps.empty() && e.size == size && e.sigma == sigma && e.fixed == fixed) return e.taps;
+  Entry& slot = entries[next];
+  next = (next + 1) % entries.size();
+  if (fixed) {
+    slot.taps = fixed_tap_words(opencv_gaussian_fixed(size, sigma), false);
+  } else {
+    // cv::getGaussianKernel's taps in double, rounded to float.
+    std::vector<float> taps;
+    for (double tap : opencv_gaussian_kernel(size, sigma)) taps.push_back(static_cast<float>(tap));
+    slot.taps = tap_words(taps);
+  }
+  slot.size = size;
+  slot.sigma = sigma;
+  slot.fixed = fixed;
+  return slot.taps;
 }
 
 }  // namespace
@@ -157,10 +180,8 @@ FilterCall gaussian_kernel_call(const FilterImages& images, const GaussianKernel
   const FilterShape shape{FilterForm::Separable, images.channels, static_cast<int>(size.width / 2),
                           static_cast<int>(size.height / 2), opencv};
   FilterCall call = call_of(FilterOp::Gaussian, images, shape, options, bytes);
-  call.row = opencv ? fixed_tap_words(opencv_gaussian_fixed(size.width, size.sigma_x), false)
-                    : opencv_float_taps(size.width, size.sigma_x);
-  call.column = opencv ? fixed_tap_words(opencv_gaussian_fixed(size.height, size.sigma_y), false)
-                       : opencv_float_taps(size.height, size.sigma_y);
+  call.row = opencv_taps(size.width, size.sigma_x, opencv);
+  call.column = opencv_taps(size.height, size.sigma_y, opencv);
   call.size_argument = size.width >= size.height ? "ksize_width" : "ksize_height";
   return with_symmetry(call);
 }

@@ -110,40 +110,64 @@ std::vector<cl::Event> launch_two_pass(const std::string& op, const QueueTarget&
   return {first, second};
 }
 
-cl::Event launch_single(const std::string& op, cl::CommandQueue& queue, CompiledProgram& program,
-                        const std::string& name, const Geometry& geometry, const FilterProblem& problem,
-                        const ImageOperands& image, const BoundTaps& taps, const std::vector<cl::Event>* wait) {
+// Sets the single kernel's arguments and enqueues it.
+cl::Event launch_single(const std::string& op, cl::CommandQueue& queue, cl::Kernel& kernel, const Geometry& geometry,
+                        const FilterProblem& problem, const ImageOperands& image, const BoundTaps& taps,
+                        const std::vector<cl::Event>* wait) {
   const KernelScalars s = scalars_of(problem);
-  check_work_group_fits(op, program, name, geometry.group_items);
-  auto lease = program.lease(name, op);
   const auto src_offset = static_cast<cl_ulong>(image.src_offset), dst_offset = static_cast<cl_ulong>(image.dst_offset);
   const auto src_pitch = static_cast<cl_int>(image.src_pitch), dst_pitch = static_cast<cl_int>(image.dst_pitch);
   if (problem.shape.form == FilterForm::Direct)
-    set_kernel_args(op, lease.kernel(), s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset,
+    set_kernel_args(op, kernel, s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset,
                     dst_pitch, taps.first, s.radius_x, s.radius_y, s.border_value);
   else
-    set_kernel_args(op, lease.kernel(), s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset,
+    set_kernel_args(op, kernel, s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset,
                     dst_pitch, taps.first, taps.second, s.radius_x, s.radius_y, s.border_value, s.fixed_point,
                     s.fixed_scale);
-  return enqueue_kernel(op, queue, lease.kernel(), geometry.global, geometry.local, wait);
+  return enqueue_kernel(op, queue, kernel, geometry.global, geometry.local, wait);
 }
 
 }  // namespace
+
+BuildOptions filter_program_options(const FilterProblem& problem, const DTypeInfo& dtype, const FilterPlan& plan) {
+  return filter_build_options(problem.shape, problem.border, dtype, plan);
+}
+
+std::string filter_main_kernel(const FilterProblem& problem, const FilterPlan& plan) {
+  return filter_kernel_names(problem.shape.form, plan.variant).front();
+}
+
+std::vector<cl::Event> launch_filter_from(const std::string& op, const QueueTarget& target, cl::CommandQueue& queue,
+                                          CompiledProgram& program, cl::Kernel* kernel, const FilterPlan& plan,
+                                          const FilterProblem& problem, const ImageOperands& image,
+                                          const BoundTaps& taps, const std::vector<cl::Event>* wait) {
+  std::vector<cl::Event> wait_list;
+  if (!taps.copies.empty()) {  // the copies of the caller's taps come first
+    if (wait != nullptr) wait_list = *wait;
+    wait_list.insert(wait_list.end(), taps.copies.begin(), taps.copies.end());
+    wait = &wait_list;
+  }
+  const Geometry geometry = geometry_of(plan, problem);
+  if (plan.variant == FilterVariant::TwoPass)
+    return launch_two_pass(op, target, queue, program, geometry, problem, image, taps, wait);
+  if (kernel != nullptr) return {launch_single(op, queue, *kernel, geometry, problem, image, taps, wait)};
+  const std::string name = filter_main_kernel(problem, plan);
+  check_work_group_fits(op, program, name, geometry.group_items);
+  auto lease = program.lease(name, op);
+  return {launch_single(op, queue, lease.kernel(), geometry, problem, image, taps, wait)};
+}
+
+std::size_t filter_group_items(const FilterPlan& plan, const FilterProblem& problem) {
+  return geometry_of(plan, problem).group_items;
+}
 
 std::vector<cl::Event> launch_filter(const std::string& op, const QueueTarget& target, cl::CommandQueue& queue,
                                      const DTypeInfo& dtype, const FilterPlan& plan, const FilterProblem& problem,
                                      const ImageOperands& image, const BoundTaps& taps,
                                      const std::vector<cl::Event>* wait) {
   auto program = ProgramCache::instance().get(target.context, target.device, kConvolveFamily,
-                                              filter_build_options(problem.shape, problem.border, dtype, plan), op);
-  std::vector<cl::Event> wait_list = wait != nullptr ? *wait : std::vector<cl::Event>();
-  wait_list.insert(wait_list.end(), taps.copies.begin(), taps.copies.end());
-  const std::vector<cl::Event>* first_wait = wait_list.empty() ? nullptr : &wait_list;
-  const Geometry geometry = geometry_of(plan, problem);
-  if (plan.variant == FilterVariant::TwoPass)
-    return launch_two_pass(op, target, queue, *program, geometry, problem, image, taps, first_wait);
-  const std::string name = filter_kernel_names(problem.shape.form, plan.variant).front();
-  return {launch_single(op, queue, *program, name, geometry, problem, image, taps, first_wait)};
+                                              filter_program_options(problem, dtype, plan), op);
+  return launch_filter_from(op, target, queue, *program, nullptr, plan, problem, image, taps, wait);
 }
 
 }  // namespace tilecl::detail

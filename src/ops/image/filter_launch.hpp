@@ -5,10 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "build_options.hpp"
 #include "checks.hpp"
 #include "dtype.hpp"
 #include "ops/image/filter_types.hpp"
 #include "ops/image/tap_buffers.hpp"
+#include "program_cache.hpp"
 
 namespace tilecl::detail {
 
@@ -17,5 +19,19 @@ std::vector<cl::Event> launch_filter(const std::string& op, const QueueTarget& t
                                      const DTypeInfo& dtype, const FilterPlan& plan, const FilterProblem& problem,
                                      const ImageOperands& image, const BoundTaps& taps,
                                      const std::vector<cl::Event>* wait);
+
+// The same from a program already at hand. `kernel`, when not null, is the plan's single kernel, leased by the
+// caller (a warm call's memo keeps one, its work-group size checked once: filter_group_items); null leases it here
+// and checks the work-group. The two-pass form leases its two kernels itself.
+std::vector<cl::Event> launch_filter_from(const std::string& op, const QueueTarget& target, cl::CommandQueue& queue,
+                                          CompiledProgram& program, cl::Kernel* kernel, const FilterPlan& plan,
+                                          const FilterProblem& problem, const ImageOperands& image,
+                                          const BoundTaps& taps, const std::vector<cl::Event>* wait);
+
+// The program a plan builds for a problem, the name of its (first) kernel, and the work-items of one work-group
+// (0: the driver chooses).
+BuildOptions filter_program_options(const FilterProblem& problem, const DTypeInfo& dtype, const FilterPlan& plan);
+std::string filter_main_kernel(const FilterProblem& problem, const FilterPlan& plan);
+std::size_t filter_group_items(const FilterPlan& plan, const FilterProblem& problem);
 
 }  // namespace tilecl::detail

@@ -18,13 +18,14 @@ std::array<float, 3> kernel_weights(const GrayOptions& options, bool opencv) {
   return blue_first ? std::array<float, 3>{blue, green, red} : std::array<float, 3>{red, green, blue};
 }
 
-cl::Event launch_gray(const QueueTarget& target, cl::CommandQueue& queue, const DTypeInfo& dtype,
-                      const GrayShape& shape, const GrayPlan& plan, std::uint64_t width, std::uint64_t height,
-                      const GrayOperands& operands, const std::array<float, 3>& weights,
-                      const std::vector<cl::Event>* wait) {
-  auto program = ProgramCache::instance().get(target.context, target.device, kColorFamily,
-                                              gray_build_options(dtype, shape, plan), kGrayOp);
-  const std::string kernel_name = gray_kernel_name(plan.variant);
+namespace {
+
+struct GrayGeometry {
+  cl::NDRange global, local;
+  std::size_t group_items;  // 0: the driver chooses
+};
+
+GrayGeometry gray_geometry(const GrayPlan& plan, std::uint64_t width, std::uint64_t height) {
   std::uint64_t items_x = width, items_y = height;
   if (plan.variant == GrayVariant::Vector) {
     items_x = ceil_div(ceil_div(width, static_cast<std::uint64_t>(plan.vec)), static_cast<std::uint64_t>(plan.wpt_x));
@@ -32,20 +33,38 @@ cl::Event launch_gray(const QueueTarget& target, cl::CommandQueue& queue, const 
   } else if (plan.variant == GrayVariant::Words) {
     items_x = ceil_div(width, static_cast<std::uint64_t>(plan.vec));
   }
-  cl::NDRange global(items_x, items_y), local = cl::NullRange;
-  if (plan.wg_x != 0) {
-    const auto x = static_cast<std::uint64_t>(plan.wg_x), y = static_cast<std::uint64_t>(plan.wg_y);
-    global = cl::NDRange(round_up(items_x, x), round_up(items_y, y));
-    local = cl::NDRange(x, y);
-  }
-  check_work_group_fits(kGrayOp, *program, kernel_name,
-                        plan.wg_x == 0 ? 0 : static_cast<std::size_t>(plan.wg_x * plan.wg_y));
-  auto lease = program->lease(kernel_name, kGrayOp);
-  set_kernel_args(kGrayOp, lease.kernel(), static_cast<cl_int>(width), static_cast<cl_int>(height), *operands.src,
+  if (plan.wg_x == 0) return {cl::NDRange(items_x, items_y), cl::NullRange, 0};
+  const auto x = static_cast<std::uint64_t>(plan.wg_x), y = static_cast<std::uint64_t>(plan.wg_y);
+  return {cl::NDRange(round_up(items_x, x), round_up(items_y, y)), cl::NDRange(x, y), static_cast<std::size_t>(x * y)};
+}
+
+}  // namespace
+
+std::size_t gray_group_items(const GrayPlan& plan) {
+  return plan.wg_x == 0 ? 0 : static_cast<std::size_t>(plan.wg_x * plan.wg_y);
+}
+
+cl::Event launch_gray_kernel(cl::CommandQueue& queue, cl::Kernel& kernel, const GrayPlan& plan, std::uint64_t width,
+                             std::uint64_t height, const GrayOperands& operands, const std::array<float, 3>& weights,
+                             const std::vector<cl::Event>* wait) {
+  const GrayGeometry geometry = gray_geometry(plan, width, height);
+  set_kernel_args(kGrayOp, kernel, static_cast<cl_int>(width), static_cast<cl_int>(height), *operands.src,
                   static_cast<cl_ulong>(operands.src_offset), static_cast<cl_int>(operands.src_pitch), *operands.dst,
                   static_cast<cl_ulong>(operands.dst_offset), static_cast<cl_int>(operands.dst_pitch), weights[0],
                   weights[1], weights[2]);
-  return enqueue_kernel(kGrayOp, queue, lease.kernel(), global, local, wait);
+  return enqueue_kernel(kGrayOp, queue, kernel, geometry.global, geometry.local, wait);
+}
+
+cl::Event launch_gray(const QueueTarget& target, cl::CommandQueue& queue, const DTypeInfo& dtype,
+                      const GrayShape& shape, const GrayPlan& plan, std::uint64_t width, std::uint64_t height,
+                      const GrayOperands& operands, const std::array<float, 3>& weights,
+                      const std::vector<cl::Event>* wait) {
+  auto program = ProgramCache::instance().get(target.context, target.device, kColorFamily,
+                                              gray_build_options(dtype, shape, plan), kGrayOp);
+  const std::string kernel_name = gray_kernel_name(plan.variant);
+  check_work_group_fits(kGrayOp, *program, kernel_name, gray_group_items(plan));
+  auto lease = program->lease(kernel_name, kGrayOp);
+  return launch_gray_kernel(queue, lease.kernel(), plan, width, height, operands, weights, wait);
 }
 
 }  // namespace tilecl::detail

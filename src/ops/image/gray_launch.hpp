@@ -24,4 +24,11 @@ cl::Event launch_gray(const QueueTarget& target, cl::CommandQueue& queue, const 
                       const GrayOperands& operands, const std::array<float, 3>& weights,
                       const std::vector<cl::Event>* wait);
 
+// The same with the plan's kernel at hand (a warm call's memo keeps one; its work-group checked once against
+// gray_group_items, 0 meaning the driver chooses).
+cl::Event launch_gray_kernel(cl::CommandQueue& queue, cl::Kernel& kernel, const GrayPlan& plan, std::uint64_t width,
+                             std::uint64_t height, const GrayOperands& operands, const std::array<float, 3>& weights,
+                             const std::vector<cl::Event>* wait);
+std::size_t gray_group_items(const GrayPlan& plan);
+
 }  // namespace tilecl::detail

@@ -5,8 +5,8 @@
 #include "ops/image/gray_launch.hpp"
 #include "ops/image/gray_subject.hpp"
 #include "ops/image/image_common.hpp"
+#include "ops/op_frame.hpp"
 #include "tilecl/error.hpp"
-#include "tuning/choice_resolver.hpp"
 
 namespace tilecl::detail {
 namespace {
@@ -47,6 +47,60 @@ void validate(const QueueTarget& target, const DTypeInfo& dtype, std::uint64_t w
                    dtype.size);
 }
 
+// What a warm call of one memo entry reuses: the plan and its program's options.
+struct GrayMemoPlan {
+  GrayPlan plan;
+  BuildOptions options;
+  std::string kernel;
+};
+
+// rgb_to_gray in the common frame (ops/op_frame.hpp): validation, the choice (memoized per thread), the launch.
+template <typename T>
+struct GrayFrameOp {
+  struct Call {
+    std::uint64_t width, height;
+    GrayShape shape;
+    const GrayOperands& operands;
+    std::array<float, 3> weights;
+  };
+  const char* name() const { return kGrayOp; }
+  bool is_empty(const Call& c) const { return c.width == 0 || c.height == 0; }
+  void validate(const QueueTarget& target, const Call& c) const {
+    detail::validate(target, dtype_of<T>(), c.width, c.height, c.shape.src_channels, c.operands);
+  }
+  const SearchSpace& space(const DeviceInfo& /*device*/, const Call& c) const {
+    static const SearchSpace spaces[2][2] = {
+        {rgb_to_gray_search_space(dtype_of<T>(), {3, false}), rgb_to_gray_search_space(dtype_of<T>(), {3, true})},
+        {rgb_to_gray_search_space(dtype_of<T>(), {4, false}), rgb_to_gray_search_space(dtype_of<T>(), {4, true})}};
+    return spaces[c.shape.src_channels == 4 ? 1 : 0][c.shape.opencv ? 1 : 0];
+  }
+  // The tuning bucket (GraySubject::key: area class, four channels, arithmetic); the program follows from it.
+  ShapeKey shape_key(const Call& c) const {
+    const std::uint64_t area = area_class(c.width * c.height).width;
+    return {kGrayOp, dtype_of<T>().name, area | (c.shape.src_channels << 16) | (std::uint64_t{c.shape.opencv} << 24),
+            0};
+  }
+  std::unique_ptr<TuningSubject> subject(const Call& c) const {
+    return make_gray_subject<T>(c.width, c.height, c.shape);
+  }
+  cl::Event enqueue(const QueueTarget& target, cl::CommandQueue& queue, Resolved& resolved, const Call& c,
+                    const std::vector<cl::Event>* wait) const {
+    const auto& memo = resolved.plan_as<GrayMemoPlan>([&](const Config& config) {
+      GrayMemoPlan made{gray_plan_of(config), {}, {}};
+      made.options = gray_build_options(dtype_of<T>(), c.shape, made.plan);
+      made.kernel = gray_kernel_name(made.plan.variant);
+      return made;
+    });
+    if (resolved.is_explicit)
+      return launch_gray(target, queue, dtype_of<T>(), c.shape, memo.plan, c.width, c.height, c.operands, c.weights,
+                         wait);
+    const bool first = !resolved.kernel.has_value();
+    cl::Kernel& kernel = resolved.main_kernel(target, kColorFamily, memo.options, memo.kernel, kGrayOp);
+    if (first) check_work_group_fits(kGrayOp, *resolved.program, memo.kernel, gray_group_items(memo.plan));
+    return launch_gray_kernel(queue, kernel, memo.plan, c.width, c.height, c.operands, c.weights, wait);
+  }
+};
+
 }  // namespace
 
 template <typename T>
@@ -54,22 +108,8 @@ cl::Event run_rgb_to_gray(const Config* explicit_config, cl::CommandQueue& queue
                           std::uint64_t height, const GrayOperands& operands, const GrayOptions& options,
                           const std::vector<cl::Event>* wait) {
   const GrayShape shape = check_options(options, sizeof(T) == 1);
-  if (width == 0 || height == 0) return cl::Event();
-  const auto target = queue_target(kGrayOp, queue);
-  const DTypeInfo& dtype = dtype_of<T>();
-  validate(target, dtype, width, height, shape.src_channels, operands);
-  check_wait_list(kGrayOp, wait, target.context);
-  Config config;
-  if (explicit_config != nullptr) {
-    config = *explicit_config;
-    const std::string why = rgb_to_gray_search_space(dtype, shape).validate(config, *target.info);
-    if (!why.empty()) throw Error(kGrayOp, "config", CL_INVALID_VALUE, config.to_string() + ": " + why);
-  } else {
-    auto subject = make_gray_subject<T>(width, height, shape);
-    config = ChoiceResolver::instance().choose(target, *subject).parameters;
-  }
-  return launch_gray(target, queue, dtype, shape, gray_plan_of(config), width, height, operands,
-                     kernel_weights(options, shape.opencv), wait);
+  const typename GrayFrameOp<T>::Call call{width, height, shape, operands, kernel_weights(options, shape.opencv)};
+  return run_op(GrayFrameOp<T>{}, explicit_config, queue, call, wait);
 }
 
 template cl::Event run_rgb_to_gray<float>(const Config*, cl::CommandQueue&, std::uint64_t, std::uint64_t,

@@ -13,14 +13,18 @@ namespace {
 constexpr std::size_t kTapBytes = 4;
 
 std::uint64_t constant_memory_limit(const cl::Device& device) {
+  // The last device asked on this thread: warm calls take no lock.
+  thread_local cl_device_id last_device = nullptr;
+  thread_local std::uint64_t last_limit = 0;
+  if (device() == last_device) return last_limit;
   static std::mutex mutex;
   static auto* limits = new std::map<cl_device_id, std::uint64_t>;  // never destroyed, like the other caches
   std::lock_guard<std::mutex> lock(mutex);
   auto found = limits->find(device());
-  if (found != limits->end()) return found->second;
-  const std::uint64_t limit = device.getInfo<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>();
-  limits->emplace(device(), limit);
-  return limit;
+  if (found == limits->end()) found = limits->emplace(device(), device.getInfo<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>()).first;
+  last_device = device();
+  last_limit = found->second;
+  return last_limit;
 }
 
 // Device copies of host-built taps, per context (dropped with their context, src/context_cache.hpp). Never
@@ -62,12 +66,16 @@ TapWords fixed_tap_words(const std::vector<std::uint32_t>& taps, bool dividing_f
 }
 
 void check_constant_memory(const std::string& op, const std::string& argument, const QueueTarget& target,
-                           std::uint64_t taps, const std::string& what) {
+                           std::uint64_t kw, std::uint64_t kh, bool direct) {
+  const std::uint64_t taps = direct ? kw * kh : kw + kh;
   const std::uint64_t limit = constant_memory_limit(target.device);
-  if (taps * kTapBytes > limit)
-    throw Error(op, argument, CL_INVALID_VALUE,
-                what + " need " + std::to_string(taps * kTapBytes) + " bytes of constant memory; the device allows " +
-                    std::to_string(limit) + " (" + std::to_string(limit / kTapBytes) + " taps)");
+  if (taps * kTapBytes <= limit) return;
+  const std::string what = direct ? "a " + std::to_string(kw) + " x " + std::to_string(kh) + " filter's taps"
+                                  : "row and column filters of " + std::to_string(kw) + " and " +
+                                        std::to_string(kh) + " taps";
+  throw Error(op, argument, CL_INVALID_VALUE,
+              what + " need " + std::to_string(taps * kTapBytes) + " bytes of constant memory; the device allows " +
+                  std::to_string(limit) + " (" + std::to_string(limit / kTapBytes) + " taps)");
 }
 
 void check_taps_buffer(const std::string& op, const TapsArgument& taps, const QueueTarget& target,

@@ -38,8 +38,9 @@ TapWords fixed_tap_words(const std::vector<std::uint32_t>& taps, bool dividing_f
 
 // The taps of all filters of a call must fit the constant memory together (some drivers place every
 // __constant argument of a kernel in one bank); `argument` names the size argument in the error.
+// A direct filter has kw x kh taps, a separable one kw + kh.
 void check_constant_memory(const std::string& op, const std::string& argument, const QueueTarget& target,
-                           std::uint64_t taps, const std::string& what);
+                           std::uint64_t kw, std::uint64_t kh, bool direct);
 
 // The caller's taps buffer holds its taps, is of the queue's context, and does not overlap dst.
 void check_taps_buffer(const std::string& op, const TapsArgument& taps, const QueueTarget& target,
