@@ -550,7 +550,7 @@ TEST_SUITE("ops.convolve") {
     const auto gpu_default = [&](detail::FilterForm form, std::uint64_t channels, int radius,
                                  const detail::DTypeInfo& dtype, bool opencv, const char* variant) {
       const detail::FilterShape shape{form, channels, radius, radius, opencv};
-      const Config config = detail::convolve_default_config(shape, dtype, gpu);
+      const Config config = detail::convolve_default_config(shape, dtype, gpu, 7680 * 4320);
       INFO(config.to_string());
       CHECK(config.variant == variant);
       return config;
@@ -571,6 +571,37 @@ TEST_SUITE("ops.convolve") {
     check_filter<std::uint8_t>(&byte_channels,
                                Filter{Op::Gaussian, 3, Border::Reflect, 4, 4, 1.7, false, Arithmetic::OpenCV}, 300, 100,
                                ImageLayout::Aligned, 0);
+  }
+
+  TEST_CASE("convolve: the GPU defaults for small images (short tiles, two passes for large filters) are exact") {
+    DeviceInfo gpu = *device().info;
+    gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true;
+    gpu.local_memory_bytes = std::min<std::uint64_t>(49152, device().info->local_memory_bytes);
+    gpu.max_work_group_size = std::min<std::size_t>(1024, device().info->max_work_group_size);
+    const std::uint64_t small = detail::kSmallImagePixels;
+    const auto small_default = [&](detail::FilterForm form, std::uint64_t channels, int rx, int ry,
+                                   const detail::DTypeInfo& dtype) {
+      const detail::FilterShape shape{form, channels, rx, ry, false};
+      const Config config = detail::convolve_default_config(shape, dtype, gpu, small);
+      INFO(config.to_string());
+      CHECK(detail::convolve_default_config(shape, dtype, gpu, small + 1).to_string() != config.to_string());
+      return config;
+    };
+    const Config direct = small_default(detail::FilterForm::Direct, 3, 4, 3, detail::dtype_of<float>());
+    const Config tile = small_default(detail::FilterForm::Separable, 4, 1, 2, detail::dtype_of<std::uint8_t>());
+    const Config passes = small_default(detail::FilterForm::Separable, 3, 5, 5, detail::dtype_of<std::uint8_t>());
+    const Config float_passes = small_default(detail::FilterForm::Separable, 4, 7, 1, detail::dtype_of<float>());
+    CHECK(direct.variant == "tiled");
+    CHECK(direct.values.at("TILE_Y") == 8);
+    CHECK(tile.variant == "tiled");
+    CHECK(tile.values.at("TILE_Y") == 8);
+    CHECK(passes.variant == "two_pass");
+    CHECK(float_passes.variant == "two_pass");
+    check_filter<float>(&direct, Filter{Op::Convolve2d, 3, Border::Mirror, 4, 3}, 61, 43, ImageLayout::Ragged, 0);
+    check_filter<std::uint8_t>(&tile, Filter{Op::Separable, 4, Border::Zero, 1, 2}, 27, 187, ImageLayout::Ragged, 0);
+    check_filter<std::uint8_t>(&passes, Filter{Op::Gaussian, 3, Border::Reflect, 5, 5, 2.0}, 72, 124,
+                               ImageLayout::Aligned, 0);
+    check_filter<float>(&float_passes, Filter{Op::Separable, 4, Border::Clamp, 7, 1}, 16, 60, ImageLayout::Ragged, 0);
   }
 
   TEST_CASE("convolve: the bench sweep's images, scaled down (seeds 1-2), through the public calls") {

@@ -50,7 +50,8 @@ void fit_choice(const QueueTarget& target, const FilterCall& call, Resolved& res
   warn_once("convolve-fallback:" + op + ":" + resolved.config.to_string() + ":" + size_text(shape),
             op + ": parameters '" + resolved.config.to_string() + "' do not fit a " + size_text(shape) + " filter (" +
                 why + "); using the default");
-  resolved.config = convolve_default_config(shape, dtype_of<T>(), *target.info);
+  resolved.config =
+      convolve_default_config(shape, dtype_of<T>(), *target.info, call.problem.width * call.problem.height);
 }
 
 // The filter ops in the common frame: validation, the choice (memoized per thread for warm calls), the launch.

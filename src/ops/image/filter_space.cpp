@@ -188,8 +188,35 @@ std::optional<Config> preferred_tiled(const FilterShape& shape, const DTypeInfo&
   return std::nullopt;
 }
 
+// Small images on GPUs (at most 2^16 pixels: a few dozen tiles): the default tile's serial work per work-group is
+// the call's critical path there. Filters with rx + ry >= 7 take the two passes (two short, fully parallel
+// kernels), smaller ones tiles of 32 x 8 pixels with 2 rows per work-item. H100, kernel + call (enqueue + finish):
+// a 72x124x3 11x11 Gaussian on bytes 66 us with the default tile, 50 us with 32 x 8, 35 us in two passes; a
+// 22x168x4 15x15 box 92 / 88 / 42 us; a 16x60x4 15x3 Gaussian on floats 78 / 53 / 38 us; a 50x40x3 3x3 Gaussian
+// 34 / 25 / 34 us and a 95x28 5x5 one 27 / 23 / 34 us (bench/experiments/image_latency.cpp, session 9 run A).
+std::optional<Config> small_image_default(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
+                                          const SearchSpace& space) {
+  Config config;
+  if (shape.form == FilterForm::Separable && shape.radius_x + shape.radius_y >= 7) {
+    config = {"two_pass", {{"VEC", 4}, {"USE_WINDOW", 0}}};
+    const Values work_group = work_group_default(64, 256, device.max_work_group_size);
+    config.values.insert(work_group.begin(), work_group.end());
+  } else {
+    config = {"tiled", {{"TILE_X", 32}, {"TILE_Y", 8}, {"WPT_Y", 2}, {"VEC", 4}, {"PAD", 0}}};
+    if (shape.form == FilterForm::Separable) {
+      config.values["USE_LOCAL_INPUT"] = 0;
+      config.values["USE_PREFETCH"] = 0;
+    }
+  }
+  set_rounding_default(shape, dtype, config);
+  if (space.validate(config, device).empty()) return config;
+  return std::nullopt;
+}
+
 Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
-                   const SearchSpace& space) {
+                   const SearchSpace& space, std::uint64_t pixels) {
+  if (pixels <= kSmallImagePixels)
+    if (auto small = small_image_default(shape, dtype, device, space)) return *small;
   if (auto tiled = preferred_tiled(shape, dtype, device, space)) return *tiled;
   // Too large a filter for the tiled kernels: 16-byte accesses, 256 work-items.
   const bool direct = shape.form == FilterForm::Direct;
@@ -235,11 +262,12 @@ const SearchSpace& convolve_search_space(const FilterShape& shape, const DTypeIn
   return *space;
 }
 
-Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device) {
+Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
+                               std::uint64_t pixels) {
   const SearchSpace& space = convolve_search_space(shape, dtype);
   const bool gpu_shaped = !device.is_cpu() && device.local_memory_is_dedicated &&
                           device.local_memory_bytes >= std::uint64_t{32} * 1024 && device.max_work_group_size >= 256;
-  if (gpu_shaped) return gpu_default(shape, dtype, device, space);
+  if (gpu_shaped) return gpu_default(shape, dtype, device, space, pixels);
   // CPUs (and devices without fast local memory): no local memory, one SIMD register of floats per work-item;
   // fused separable passes of 32 rows per work-item (8 at run-time radii, which keep a sum per row); bytes
   // rounded by adding 2^23. Work-groups of 128 x 1: few,

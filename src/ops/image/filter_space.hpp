@@ -14,7 +14,11 @@ constexpr int kMaxTiledDirectRadius = 8;      // direct tiled kernel (it unrolls
 
 // The space of a shape and element type, built once per process (the reference stays valid).
 const SearchSpace& convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype);
-Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device);
+// The default for images of `pixels` pixels (a tuning bucket's representative, or the call's own size): on GPUs,
+// images of at most kSmallImagePixels take a shorter tile or the two passes.
+constexpr std::uint64_t kSmallImagePixels = std::uint64_t{1} << 16;
+Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
+                               std::uint64_t pixels);
 
 // The configuration's values in typed form: the only place the filter modules look parameters up by name.
 FilterPlan plan_of(const Config& config);

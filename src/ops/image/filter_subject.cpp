@@ -87,7 +87,7 @@ class FilterSubject : public TuningSubject {
     return convolve_search_space(shape_, dtype_of<T>());
   }
   Config default_config(const DeviceInfo& device) const override {
-    return convolve_default_config(shape_, dtype_of<T>(), device);
+    return convolve_default_config(shape_, dtype_of<T>(), device, area_.width * area_.height);
   }
   BuildOptions build_options(const Config& config) const override {
     return filter_build_options(shape_, border_, dtype_of<T>(), plan_of(config));
