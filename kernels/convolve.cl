@@ -530,7 +530,8 @@ CONV_INLINE CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE*
 /* The elements e0 - RADIUS_X CHANNELS .. of a row (null: a row of border values) through the border rule. The part
  * inside the row is one contiguous copy (a loop compilers vectorize; per element, the rule made the edge chunks of
  * narrow images 4-8x slower than the inner ones under PoCL), the rule applies to the elements beyond either end. */
-CONV_INLINE void conv_edge_window(CONV_ACC* w, __global const DTYPE* row, const int width, const int e0, const CONV_ACC border) {
+CONV_INLINE void conv_edge_window(CONV_ACC* w, __global const DTYPE* row, const int width, const int e0,
+                                  const CONV_ACC border) {
   const int lo = e0 - RADIUS_X * CHANNELS;
   if (!row) {
     for (int i = 0; i < CONV_EDGE_WINDOW; ++i) w[i] = border;
@@ -546,7 +547,7 @@ CONV_INLINE void conv_edge_window(CONV_ACC* w, __global const DTYPE* row, const 
 
 /* (Direct kernels: CONV_ACC is float, USE_FIXED_POINT being refused with them.) Taps in order, as the interior. */
 CONV_INLINE CONV_FVEC conv_direct_row_edge(CONV_FVEC acc, __global const DTYPE* row, const int width, const int e0,
-                               __constant float* taps, const int rx, const float border) {
+                                           __constant float* taps, const int rx, const float border) {
   float w[CONV_EDGE_WINDOW];
   conv_edge_window(w, row, width, e0, border);
 #pragma unroll
@@ -554,8 +555,8 @@ CONV_INLINE CONV_FVEC conv_direct_row_edge(CONV_FVEC acc, __global const DTYPE* 
   return acc;
 }
 #else
-CONV_INLINE CONV_FVEC conv_direct_row_edge(const CONV_FVEC acc, __global const DTYPE* row, const int width, const int e0,
-                               __constant float* taps, const int rx, const float border) {
+CONV_INLINE CONV_FVEC conv_direct_row_edge(const CONV_FVEC acc, __global const DTYPE* row, const int width,
+                                           const int e0, __constant float* taps, const int rx, const float border) {
   float t[VEC];
   CONV_VSTORE(acc, 0, t);
   for (int v = 0; v < VEC; ++v) {
@@ -608,7 +609,7 @@ CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __
 
 #if RADIUS_X >= 0
 CONV_INLINE CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant CONV_ACC* taps,
-                        const int rx, const CONV_ACC border) {
+                                    const int rx, const CONV_ACC border) {
   CONV_ACC w[CONV_EDGE_WINDOW];
   conv_edge_window(w, row, width, e0, border);
   CONV_AVEC acc = (CONV_ACC)0;
@@ -618,7 +619,7 @@ CONV_INLINE CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, 
 }
 #else
 CONV_INLINE CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant CONV_ACC* taps,
-                        const int rx, const CONV_ACC border) {
+                                    const int rx, const CONV_ACC border) {
   CONV_ACC t[VEC];
   for (int v = 0; v < VEC; ++v) {
     CONV_ACC a = 0;

@@ -128,10 +128,9 @@ void measure(const Case& c, Bound& b, const std::string& config) {
     call.push_back(us_since(start));
     queue.finish();
     total.push_back(us_since(start));
-    kernel.push_back(
-        static_cast<double>(event.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                            event.getProfilingInfo<CL_PROFILING_COMMAND_START>()) /
-        1000.0);
+    kernel.push_back(static_cast<double>(event.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                         event.getProfilingInfo<CL_PROFILING_COMMAND_START>()) /
+                     1000.0);
   }
   const auto start = Clock::now();
   for (int i = 0; i < 20; ++i) b.call();
@@ -196,22 +195,21 @@ using B = tilecl::Border;
 // Small and mid-size images of the seed-1 image sweep on the H200 (bench/results/nvidia-h200/session8) whose calls
 // took 2-5x a copy of their bytes, and gray as the one-launch reference.
 void small_section() {
-  const std::vector<Case> cases{
-      {"gaussian_blur", "uint8", 50, 40, 3, 3, 3, B::Mirror, "mirror", true},
-      {"gaussian_blur", "uint8", 72, 124, 3, 11, 11, B::Mirror, "mirror", false},
-      {"gaussian_blur", "uint8", 27, 187, 4, 3, 3, B::Zero, "zero", true},
-      {"gaussian_blur", "uint8", 291, 319, 4, 15, 15, B::Zero, "zero", false},
-      {"gaussian_blur", "float", 16, 60, 4, 15, 3, B::Mirror, "mirror", false},
-      {"gaussian_blur", "float", 95, 28, 1, 5, 5, B::Reflect, "reflect", true},
-      {"gaussian_blur", "float", 205, 355, 1, 11, 11, B::Mirror, "mirror", false},
-      {"box_blur", "uint8", 22, 168, 4, 15, 15, B::Reflect, "reflect", false},
-      {"box_blur", "uint8", 226, 42, 3, 11, 11, B::Reflect, "reflect", false},
-      {"box_blur", "uint8", 2809, 1048, 1, 7, 5, B::Zero, "zero", false},
-      {"box_blur", "float", 21, 22, 3, 7, 5, B::Zero, "zero", true},
-      {"convolve2d", "uint8", 230, 109, 1, 5, 3, B::Zero, "zero", true},
-      {"convolve2d", "uint8", 1833, 556, 3, 9, 7, B::Mirror, "mirror", true},
-      {"convolve2d", "float", 24, 16, 1, 9, 3, B::Zero, "zero", false},
-      {"rgb_to_gray", "uint8", 82, 386, 4, 1, 1, B::Zero, "zero", false}};
+  const std::vector<Case> cases{{"gaussian_blur", "uint8", 50, 40, 3, 3, 3, B::Mirror, "mirror", true},
+                                {"gaussian_blur", "uint8", 72, 124, 3, 11, 11, B::Mirror, "mirror", false},
+                                {"gaussian_blur", "uint8", 27, 187, 4, 3, 3, B::Zero, "zero", true},
+                                {"gaussian_blur", "uint8", 291, 319, 4, 15, 15, B::Zero, "zero", false},
+                                {"gaussian_blur", "float", 16, 60, 4, 15, 3, B::Mirror, "mirror", false},
+                                {"gaussian_blur", "float", 95, 28, 1, 5, 5, B::Reflect, "reflect", true},
+                                {"gaussian_blur", "float", 205, 355, 1, 11, 11, B::Mirror, "mirror", false},
+                                {"box_blur", "uint8", 22, 168, 4, 15, 15, B::Reflect, "reflect", false},
+                                {"box_blur", "uint8", 226, 42, 3, 11, 11, B::Reflect, "reflect", false},
+                                {"box_blur", "uint8", 2809, 1048, 1, 7, 5, B::Zero, "zero", false},
+                                {"box_blur", "float", 21, 22, 3, 7, 5, B::Zero, "zero", true},
+                                {"convolve2d", "uint8", 230, 109, 1, 5, 3, B::Zero, "zero", true},
+                                {"convolve2d", "uint8", 1833, 556, 3, 9, 7, B::Mirror, "mirror", true},
+                                {"convolve2d", "float", 24, 16, 1, 9, 3, B::Zero, "zero", false},
+                                {"rgb_to_gray", "uint8", 82, 386, 4, 1, 1, B::Zero, "zero", false}};
   for (const auto& c : cases) explore(c, alternatives(c));
 }
 

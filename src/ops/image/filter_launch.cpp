@@ -118,12 +118,11 @@ cl::Event launch_single(const std::string& op, cl::CommandQueue& queue, cl::Kern
   const auto src_offset = static_cast<cl_ulong>(image.src_offset), dst_offset = static_cast<cl_ulong>(image.dst_offset);
   const auto src_pitch = static_cast<cl_int>(image.src_pitch), dst_pitch = static_cast<cl_int>(image.dst_pitch);
   if (problem.shape.form == FilterForm::Direct)
-    set_kernel_args(op, kernel, s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset,
-                    dst_pitch, taps.first, s.radius_x, s.radius_y, s.border_value);
+    set_kernel_args(op, kernel, s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset, dst_pitch,
+                    taps.first, s.radius_x, s.radius_y, s.border_value);
   else
-    set_kernel_args(op, kernel, s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset,
-                    dst_pitch, taps.first, taps.second, s.radius_x, s.radius_y, s.border_value, s.fixed_point,
-                    s.fixed_scale);
+    set_kernel_args(op, kernel, s.width, s.height, *image.src, src_offset, src_pitch, *image.dst, dst_offset, dst_pitch,
+                    taps.first, taps.second, s.radius_x, s.radius_y, s.border_value, s.fixed_point, s.fixed_scale);
   return enqueue_kernel(op, queue, kernel, geometry.global, geometry.local, wait);
 }
 

@@ -213,8 +213,8 @@ std::optional<Config> small_image_default(const FilterShape& shape, const DTypeI
   return std::nullopt;
 }
 
-Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
-                   const SearchSpace& space, std::uint64_t pixels) {
+Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device, const SearchSpace& space,
+                   std::uint64_t pixels) {
   if (pixels <= kSmallImagePixels)
     if (auto small = small_image_default(shape, dtype, device, space)) return *small;
   if (auto tiled = preferred_tiled(shape, dtype, device, space)) return *tiled;

@@ -21,7 +21,8 @@ std::uint64_t constant_memory_limit(const cl::Device& device) {
   static auto* limits = new std::map<cl_device_id, std::uint64_t>;  // never destroyed, like the other caches
   std::lock_guard<std::mutex> lock(mutex);
   auto found = limits->find(device());
-  if (found == limits->end()) found = limits->emplace(device(), device.getInfo<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>()).first;
+  if (found == limits->end())
+    found = limits->emplace(device(), device.getInfo<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>()).first;
   last_device = device();
   last_limit = found->second;
   return last_limit;
@@ -70,9 +71,9 @@ void check_constant_memory(const std::string& op, const std::string& argument, c
   const std::uint64_t taps = direct ? kw * kh : kw + kh;
   const std::uint64_t limit = constant_memory_limit(target.device);
   if (taps * kTapBytes <= limit) return;
-  const std::string what = direct ? "a " + std::to_string(kw) + " x " + std::to_string(kh) + " filter's taps"
-                                  : "row and column filters of " + std::to_string(kw) + " and " +
-                                        std::to_string(kh) + " taps";
+  const std::string what =
+      direct ? "a " + std::to_string(kw) + " x " + std::to_string(kh) + " filter's taps"
+             : "row and column filters of " + std::to_string(kw) + " and " + std::to_string(kh) + " taps";
   throw Error(op, argument, CL_INVALID_VALUE,
               what + " need " + std::to_string(taps * kTapBytes) + " bytes of constant memory; the device allows " +
                   std::to_string(limit) + " (" + std::to_string(limit / kTapBytes) + " taps)");
