@@ -1,5 +1,6 @@
 #include "ops/image/filter_run.hpp"
 
+#include "launch.hpp"
 #include "log.hpp"
 #include "ops/image/filter_checks.hpp"
 #include "ops/image/filter_launch.hpp"
@@ -112,7 +113,9 @@ struct FilterFrameOp {
                               const FilterMemoPlan& memo, const Call& c, const std::vector<cl::Event>* wait) {
     if (!c.buffers.empty()) return bind_taps(op, target, queue, c.buffers, wait);
     if (memo.has_taps && memo.row == c.row && memo.column == c.column) return memo.taps;
-    memo.taps = host_taps(op, target.context, c.row, c.column);
+    // Copy-assigned from a named value: BoundTaps's move assignment may throw (cl::Buffer's release can).
+    const BoundTaps made = host_taps(op, target.context, c.row, c.column);
+    memo.taps = made;
     memo.row = c.row;
     memo.column = c.column;
     memo.has_taps = true;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "launch.hpp"
 #include "ops/image/gray_launch.hpp"
 #include "ops/image/gray_subject.hpp"
 #include "ops/image/image_common.hpp"
