@@ -46,6 +46,16 @@
  *                      one at a time (any alignment, any sizes), decoded to float; no local memory, no barriers.
  *                      global = (roundup(ceil(N / WPT_N), lx), roundup(ceil(M / WPT_M), ly)), local (lx, ly)
  *                      launch-only.
+ *   gemm_mma_widen     (GEMM_MMA_VIA_FLOAT) decodes a rows x cols stored matrix to floats in a rows x cols_dst one
+ *                      (cols_dst >= cols; the extra columns are zeros). Arguments: rows, cols, src, src_offset, lds,
+ *                      cols_dst, dst (float), dst_offset. One element per work-item; global = (roundup(cols_dst,
+ *                      lx), roundup(rows, ly)), local launch-only.
+ *   gemm_mma_narrow    (GEMM_MMA_VIA_FLOAT) C = encode(S + beta * C) for an M x N float matrix S = alpha * op(A)
+ *                      op(B) that float gemm computed from the widened operands (C not read when beta == 0).
+ *                      Arguments: M, N, S (float), s_offset, lds, beta, C, c_offset, ldc. One element per
+ *                      work-item; global = (roundup(N, lx), roundup(M, ly)), local launch-only. Together: the
+ *                      "via_float" variant, which brings the float gemm's tuned kernels to devices without tensor
+ *                      cores; the result is rounded to the storage format once, as in the other kernels.
  *   gemm_mma_pack      copies a rows x cols stored matrix into a rows x cols_dst one (cols_dst: cols rounded up
  *                      to a 16-byte multiple), zero-filling the extra columns, so gemm_mma_sync can read it with
  *                      aligned 16-byte copies. Arguments: rows, cols, src, src_offset, lds, cols_dst, dst,
@@ -68,8 +78,8 @@
  *                     multiples of 32 * WARPS_M * WARPS_N * (16-byte chunk in elements).       default 2, 2
  *   STAGES            gemm_mma_sync local-memory buffers (2: double buffering; 3 or 4: deeper pipeline). default 3
  *   WPT_M, WPT_N      gemm_mma_portable outputs per work-item along M and N (1 to 16).          default 4, 4
- *   GEMM_MMA_VARIANT  which gemm kernel the program holds: GEMM_MMA_ALL, GEMM_MMA_SYNC or GEMM_MMA_PORTABLE
- *                     (gemm_mma_pack is in all).                                              default GEMM_MMA_ALL
+ *   GEMM_MMA_VARIANT  which kernels the program holds: GEMM_MMA_ALL, GEMM_MMA_SYNC, GEMM_MMA_PORTABLE or
+ *                     GEMM_MMA_VIA_FLOAT (widen and narrow; gemm_mma_pack is in all).        default GEMM_MMA_ALL
  *   Derived: STORAGE (ushort or uint), ELEMENT_BYTES, CHUNK (elements per 16 bytes), MMA_K (16 or 8),
  *   MMA_INSTRUCTION (the mma.sync of the format), THREADS,
  *   FRAG_M x FRAG_N (m16n8 tiles per warp), A_ROWS x A_CHUNKS and B_ROWS x B_CHUNKS (stored tiles in 16-byte
@@ -119,6 +129,7 @@
 #define GEMM_MMA_ALL 0
 #define GEMM_MMA_SYNC 1
 #define GEMM_MMA_PORTABLE 2
+#define GEMM_MMA_VIA_FLOAT 3
 #ifndef GEMM_MMA_VARIANT
 #define GEMM_MMA_VARIANT GEMM_MMA_ALL
 #endif
@@ -210,6 +221,30 @@ __kernel void gemm_mma_pack(const int rows, const int cols, const __global STORA
   if (r >= rows || c >= cols_dst) return;
   dst[dst_offset + (long)r * cols_dst + c] = c < cols ? src[src_offset + (long)r * lds + c] : (STORAGE)0;
 }
+
+/* ---- gemm_mma_widen, gemm_mma_narrow: the float gemm's kernels on 16-bit storage ------------------------------ */
+
+#if GEMM_MMA_VARIANT == GEMM_MMA_ALL || GEMM_MMA_VARIANT == GEMM_MMA_VIA_FLOAT
+
+__kernel void gemm_mma_widen(const int rows, const int cols, const __global STORAGE* restrict src,
+                             const ulong src_offset, const int lds, const int cols_dst, __global float* restrict dst,
+                             const ulong dst_offset) {
+  const int c = (int)get_global_id(0), r = (int)get_global_id(1);
+  if (r >= rows || c >= cols_dst) return;
+  dst[dst_offset + (long)r * cols_dst + c] = c < cols ? decode(src[src_offset + (long)r * lds + c]) : 0.0f;
+}
+
+__kernel void gemm_mma_narrow(const int M, const int N, const __global float* restrict S, const ulong s_offset,
+                              const int lds, const float beta, __global STORAGE* restrict C, const ulong c_offset,
+                              const int ldc) {
+  const int n = (int)get_global_id(0), m = (int)get_global_id(1);
+  if (m >= M || n >= N) return;
+  const float sum = S[s_offset + (long)m * lds + n];
+  __global STORAGE* c = C + c_offset + (long)m * ldc + n;
+  *c = encode(beta == 0.0f ? sum : sum + beta * decode(*c));
+}
+
+#endif
 
 /* ---- gemm_mma_portable -------------------------------------------------------------------------------------- */
 

@@ -1,5 +1,6 @@
 #include "ops/op_frame.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "environment.hpp"
@@ -23,13 +24,33 @@ struct MemoEntry {
 
 // Per thread: a few dozen keys are warm at once in real programs; the oldest entry makes room.
 constexpr std::size_t kMemoEntries = 32;
+// Ops nest one level today (via_float's float gemm); four pins leave room.
+constexpr std::size_t kMaxPins = 4;
 struct Memo {
   std::array<MemoEntry, kMemoEntries> entries;
   std::size_t next = 0;
+  std::array<const Resolved*, kMaxPins> pinned{};
+  std::size_t pins = 0;
+
+  bool is_pinned(const MemoEntry& entry) const {
+    for (std::size_t i = 0; i < std::min(pins, kMaxPins); ++i)
+      if (pinned[i] == entry.resolved.get()) return true;
+    return false;
+  }
 };
 thread_local Memo memo;
 
 }  // namespace
+
+MemoPin::MemoPin(const Resolved& resolved) {
+  if (memo.pins < kMaxPins) memo.pinned[memo.pins] = &resolved;
+  ++memo.pins;
+}
+
+MemoPin::~MemoPin() {
+  --memo.pins;
+  if (memo.pins < kMaxPins) memo.pinned[memo.pins] = nullptr;
+}
 
 Resolved* find_memoized(const QueueTarget& target, const ShapeKey& key) {
   const std::uint64_t current = dispatch_generation();
@@ -41,11 +62,12 @@ Resolved* find_memoized(const QueueTarget& target, const ShapeKey& key) {
 Resolved& remember(const QueueTarget& target, const ShapeKey& key, Config config) {
   const std::uint64_t current = dispatch_generation();
   MemoEntry* slot = nullptr;
-  for (auto& entry : memo.entries)  // a stale entry of the same key first, then the oldest
-    if (entry.resolved != nullptr && entry.generation != current) slot = &entry;
-  if (slot == nullptr) {
-    slot = &memo.entries[memo.next];
+  for (auto& entry : memo.entries)  // a stale entry first, then the oldest; never one an enqueue in progress holds
+    if (entry.resolved != nullptr && entry.generation != current && !memo.is_pinned(entry)) slot = &entry;
+  while (slot == nullptr) {
+    MemoEntry& oldest = memo.entries[memo.next];
     memo.next = (memo.next + 1) % kMemoEntries;
+    if (!memo.is_pinned(oldest)) slot = &oldest;
   }
   *slot = MemoEntry{target.context(), target.device(),  key.op,  key.dtype,
                     key.shape_class,  key.program_code, current, std::make_unique<Resolved>()};

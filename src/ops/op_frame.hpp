@@ -69,6 +69,16 @@ struct Resolved {
 Resolved* find_memoized(const QueueTarget& target, const ShapeKey& key);
 Resolved& remember(const QueueTarget& target, const ShapeKey& key, Config config);
 
+// While an op enqueues, its memo entry is pinned: an op whose enqueue calls another op (half gemm's via_float runs
+// float gemm) keeps its entry when the inner call remembers one of its own.
+class MemoPin {
+ public:
+  explicit MemoPin(const Resolved& resolved);
+  ~MemoPin();
+  MemoPin(const MemoPin&) = delete;
+  MemoPin& operator=(const MemoPin&) = delete;
+};
+
 // An explicit configuration that does not meet the op's search space is refused (CL_INVALID_VALUE).
 void check_explicit_config(const char* op, const SearchSpace& space, const Config& config, const DeviceInfo& device);
 
@@ -105,11 +115,14 @@ cl::Event run_op(const Op& op, const Config* explicit_config, cl::CommandQueue& 
   if (explicit_config == nullptr) {
     Resolved& resolved = resolve(op, target, call);
     try {
+      const MemoPin pin(resolved);
       return op.enqueue(target, queue, resolved, call, wait);
     } catch (const Error& error) {
       if (!is_configuration_failure(error)) throw;
       const Config failed = resolved.config;  // the memo entry is replaced below
-      return op.enqueue(target, queue, resolve_after_failure(op, target, call, failed, error), call, wait);
+      Resolved& again = resolve_after_failure(op, target, call, failed, error);
+      const MemoPin pin(again);
+      return op.enqueue(target, queue, again, call, wait);
     }
   }
   check_explicit_config(op.name(), op.space(*target.info, call), *explicit_config, *target.info);

@@ -198,6 +198,7 @@ Config sync(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::
 Config portable(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t wg_x, std::int64_t wg_y) {
   return {"portable", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
 }
+const Config kViaFloat{"via_float", {}};
 // Small tensor-core tilings, one per format and operand order. Emulated (no PTX), each program takes PoCL tens of
 // seconds to compile (minutes on a loaded machine), so the cases share four, which together take every path of
 // gemm_mma_sync: half NN (A by rows: ldmatrix; B K-major: ldmatrix.trans) with 3 stages, warps along N and two
@@ -235,13 +236,18 @@ void every_setting_at_ragged_shapes() {
     aligned.beta = -0.75;
     check_mma<T>(&config, aligned);
   }
-  // The portable kernel's indexing does not depend on the format: every orientation and setting for half only.
+  // The portable kernel's and via_float's indexing does not depend on the format: every orientation and setting for
+  // half only. via_float's float gemm is the one a float call of the widened shape gets (its tuned choice).
   const Config portable_first = portable(4, 4, 8, 8);
   if (format != Format::F16) {
     check_mma<T>(&portable_first, base);
+    if (format == Format::BF16) check_mma<T>(&kViaFloat, base);
     return;
   }
-  for (const Problem& p : every_orientation(base)) check_mma<T>(&portable_first, p);
+  for (const Problem& p : every_orientation(base)) {
+    check_mma<T>(&portable_first, p);
+    check_mma<T>(&kViaFloat, p);
+  }
   for (const Config& config : {portable(3, 5, 0, 0), portable(8, 1, 16, 1)}) check_mma<T>(&config, base);
 }
 
@@ -251,6 +257,7 @@ void edge_sizes_and_scalars() {
   const Format format = format_of<T>();
   std::vector<Config> configs{portable(4, 4, 8, 8)};
   if (runs_sync(format)) configs.push_back(sync_for(format, Transpose::No));
+  if (format != Format::TF32) configs.push_back(kViaFloat);
   for (const Config& config : configs) {
     CAPTURE(config.to_string());
     for (const auto& shape : shapes) {
@@ -512,15 +519,27 @@ TEST_SUITE("ops.gemm_mma") {
     for (Format format : {Format::F16, Format::BF16, Format::TF32}) {
       const auto& info = mma::format_info(format);
       const auto big = problem_of(4096, 4096, 4096), small = problem_of(100, 100, 100);
+      // Without tensor cores: via_float first for large half and bfloat16 products, the portable kernel for small
+      // ones and for TF32 (whose float gemm is the caller's to run: gemm(MathMode::TF32) does).
+      const std::string widened = format == Format::TF32 ? "portable" : "via_float";
       const auto here = mma::ranked_configs(info, big, *device().info);
-      CHECK(here.front().variant == (mma::uses_ptx(*device().info) ? "mma" : "portable"));
+      CHECK(here.front().variant == (mma::uses_ptx(*device().info) ? "mma" : widened));
       const DeviceInfo hopper = nvidia_like(90), turing = nvidia_like(75);
       const auto ranked = mma::ranked_configs(info, big, hopper);
       CHECK(ranked.front().variant == "mma");
       CHECK(ranked.back().variant == "portable");                                   // the fallback, always there
       const Config small_first = mma::ranked_configs(info, small, hopper).front();  // more work-groups than one
       CHECK((small_first.value("TILE_M") == 64 && small_first.value("TILE_N") == 64));
-      for (const auto& config : mma::ranked_configs(info, big, turing)) CHECK(config.variant == "portable");
+      const auto on_turing = mma::ranked_configs(info, big, turing);
+      CHECK(on_turing.front().variant == widened);
+      CHECK(on_turing.back().variant == "portable");
+      for (const auto& config : on_turing) CHECK(config.variant != "mma");
+      const auto tiny = mma::ranked_configs(info, problem_of(20, 30, 40), turing);  // below 2^15 multiply-adds
+      CHECK(tiny.front().variant == "portable");
+      CHECK(tiny.size() == (format == Format::TF32 ? 2 : 3));  // via_float second: first-use tuning times it too
+      CHECK(tiny.back().variant == "portable");
+      CHECK(mma::ranked_configs(info, problem_of(32, 32, 32), turing).front().variant == widened);
+      CHECK((format == Format::TF32) == !mma::variants_for(format).space.validate(kViaFloat, *device().info).empty());
       // The space refuses the tensor-core kernel on a GPU whose compiler refused its PTX, and never on others.
       for (Transpose trans : {Transpose::No, Transpose::Yes}) {
         CHECK(mma::variants_for(format).space.validate(sync_for(format, trans), hopper) == "");
@@ -552,6 +571,49 @@ TEST_SUITE("ops.gemm_mma") {
     CHECK(mma::make_plan(tf32, sync(64, 64, 16, 2, 2, 3), p, true).a.packed);
     p.k = 0;  // nothing is read: nothing packed
     CHECK(mma::make_plan(tf32, sync(64, 64, 16, 2, 2, 3), p, true).workspace == 0);
+  }
+
+  TEST_CASE("gemm_mma: via_float plans place the widened operands and the product on 64-float boundaries") {
+    const auto& f16 = mma::format_info(Format::F16);
+    const cl::Buffer* none = nullptr;
+    // Row-major, B transposed: A stored 100 x 50, B stored 60 x 50, C 100 x 60.
+    detail::gemm::KernelProblem p{100, 60, 50, false, true, false, {none, 3, 57}, {none, 5, 51}, {none, 0, 60}};
+    const mma::Plan plan = mma::make_plan(f16, kViaFloat, p, false);
+    CHECK(plan.kernel == "gemm_mma_narrow");
+    CHECK(!plan.a.packed);
+    CHECK(!plan.b.packed);
+    CHECK(plan.wide_a.at == 0);
+    CHECK(plan.wide_a.ld == 64);  // 50 columns, rows padded to 16 floats
+    CHECK(plan.wide_b.at == 100 * 64);
+    CHECK(plan.wide_b.ld == 64);
+    CHECK(plan.sums.at == 100 * 64 + 60 * 64);
+    CHECK(plan.sums.ld == 64);
+    CHECK(plan.float_workspace == 100 * 64 + 60 * 64 + 100 * 64);
+    CHECK(mma::workspace_fits(plan, *device().info));
+    DeviceInfo small = *device().info;
+    small.max_allocation_bytes = plan.float_workspace * 4 - 1;
+    CHECK(!mma::workspace_fits(plan, small));
+    const auto options = mma::main_options(f16, kViaFloat, plan).render();
+    CHECK(options.find("-DGEMM_MMA_VARIANT=GEMM_MMA_VIA_FLOAT") != std::string::npos);
+    CHECK(options.find("-DTRANS_B=0") != std::string::npos);  // one program for every orientation
+    p.k = 0;                                                  // nothing is read: only the product's place
+    const mma::Plan empty = mma::make_plan(f16, kViaFloat, p, false);
+    CHECK(empty.float_workspace == 100 * 64);
+    CHECK(empty.sums.at == 0);
+  }
+
+  TEST_CASE(
+      "gemm_mma: via_float on a device whose allocations are too small for its workspace runs the portable "
+      "kernel") {
+    struct Restore {
+      DeviceInfo& info;
+      DeviceInfo saved;
+      ~Restore() { info = saved; }
+    } restore{const_cast<DeviceInfo&>(*device().info), *device().info};  // this process only
+    restore.info.max_allocation_bytes = 4096;  // the workspace below needs about 60 KiB; the matrices fit
+    Problem p;
+    p.m = 57, p.n = 61, p.k = 43, p.alpha = 0.5, p.beta = -1.5, p.b_offset = 2, p.ldc_extra = 3;
+    check_mma<half>(&kViaFloat, p);
   }
 
   TEST_CASE("gemm_mma: where the PTX does not build, it is reported once and the portable kernel computes the call") {
@@ -638,6 +700,16 @@ TEST_SUITE("ops.gemm_mma") {
       check_mma<half>(&f16, p);    // NN: A by rows, B K-major; TT: A K-major, B by rows (2 stages, warps along M)
       check_mma<float>(&tf32, p);  // single-word reads: NN of B, TT of A
     }
+  }
+
+  TEST_CASE("gemm_mma: via_float's widen and narrow kernels, small and ragged (also run under oclgrind)") {
+    const test::ScopedEnv no_tuning("TILECL_TUNE", "off");  // the float gemm's default: no tuning on the simulator
+    Problem p;
+    p.m = 11, p.n = 13, p.k = 7, p.alpha = 1.5, p.beta = 0.5, p.a_offset = 1, p.c_offset = 2, p.ldb_extra = 3;
+    p.trans_a = Transpose::Yes;
+    check_mma<half>(&kViaFloat, p);
+    p.beta = 0.0, p.layout = Layout::ColMajor;  // C not read: NaN there must not reach the result
+    check_mma<bfloat16>(&kViaFloat, p);
   }
 
   TEST_CASE("gemm_mma: the portable kernel, small and ragged (also run under oclgrind)") {

@@ -37,6 +37,14 @@ class LaunchChain {
   }
 
   const cl::Event& last() const { return last_; }
+  // A command enqueued outside the chain (another op's last event): the next launch waits for it.
+  void continue_after(const cl::Event& event) { last_ = event; }
+  // What a command enqueued outside the chain must wait for: the last launch, else the chain's first wait list.
+  const std::vector<cl::Event>* wait_for_next(std::vector<cl::Event>& storage) const {
+    if (last_() == nullptr) return first_wait_;
+    storage.assign(1, last_);
+    return &storage;
+  }
 
  private:
   cl::CommandQueue& queue_;

@@ -4,6 +4,8 @@
 
 #include "ops/gemm/launch_chain.hpp"
 #include "ops/gemm/mma_plan.hpp"
+#include "ops/gemm/mma_shapes.hpp"
+#include "tilecl/gemm.hpp"
 #include "workspace.hpp"
 
 namespace tilecl::detail::gemm::mma {
@@ -44,6 +46,54 @@ void launch_main(LaunchChain& chain, cl::Kernel& kernel, const Plan& plan, const
                static_cast<cl_ulong>(p.c.offset), static_cast<cl_int>(p.c.ld));
 }
 
+// via_float: widen op(A) and op(B), float gemm (its own tuned choice, through the public call), narrow into C.
+cl::Event enqueue_via_float(const QueueTarget& target, cl::CommandQueue& queue, CompiledProgram& program,
+                            cl::Kernel& narrow, const Plan& plan, float alpha, float beta,
+                            const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
+  const KernelProblem& p = plan.p;
+  WorkspaceLease lease =
+      acquire_workspace(kOp, target.context, target.device, "gemm_mma_via_float", plan.float_workspace * 4, wait);
+  cl::Buffer& scratch = lease.buffer();
+  LaunchChain chain(queue, lease.wait_list(), events);
+  const cl::NDRange local = helper_local(*target.info, 16, 16);
+  auto widen = [&](const Operand& source, const StoredOperand& stored, const FloatPlace& to) {
+    chain.launch(program, "gemm_mma_widen", helper_global(local, to.ld, stored.rows), local,
+                 static_cast<cl_int>(stored.rows), static_cast<cl_int>(stored.cols), *source.buffer,
+                 static_cast<cl_ulong>(source.offset), static_cast<cl_int>(source.ld), static_cast<cl_int>(to.ld),
+                 scratch, static_cast<cl_ulong>(to.at));
+  };
+  if (p.k > 0) {
+    widen(p.a, plan.a, plan.wide_a);
+    widen(p.b, plan.b, plan.wide_b);
+  }
+  std::vector<cl::Event> before_product;
+  const auto no = Transpose::No, yes = Transpose::Yes;
+  chain.continue_after(tilecl::gemm<float>(queue, Layout::RowMajor, p.trans_a ? yes : no, p.trans_b ? yes : no, p.m,
+                                           p.n, p.k, alpha, scratch, plan.wide_a.at, plan.wide_a.ld, scratch,
+                                           plan.wide_b.at, plan.wide_b.ld, 0.0f, scratch, plan.sums.at, plan.sums.ld,
+                                           chain.wait_for_next(before_product)));
+  chain.launch(narrow, helper_global(local, p.n, p.m), local, static_cast<cl_int>(p.m), static_cast<cl_int>(p.n),
+               scratch, static_cast<cl_ulong>(plan.sums.at), static_cast<cl_int>(plan.sums.ld), beta, *p.c.buffer,
+               static_cast<cl_ulong>(p.c.offset), static_cast<cl_int>(p.c.ld));
+  lease.release_after(chain.last());
+  return chain.last();
+}
+
+// A via_float plan whose workspace does not fit the device: the portable kernel computes the call (its program
+// looked up per call: this is the rare case of a product near the device's memory).
+cl::Event enqueue_portable_instead(const QueueTarget& target, cl::CommandQueue& queue, const FormatInfo& format,
+                                   const KernelProblem& problem, float alpha, float beta,
+                                   const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
+  const Config config = portable_default(*target.info);
+  const Plan plan = make_plan(format, config, problem, false);
+  auto program =
+      ProgramCache::instance().get(target.context, target.device, kMmaFamily, main_options(format, config, plan), kOp);
+  auto kernel = program->lease(plan.kernel, kOp);
+  LaunchChain chain(queue, wait, events);
+  launch_main(chain, kernel.kernel(), plan, plan.p.a, plan.p.b, alpha, beta);
+  return chain.last();
+}
+
 }  // namespace
 
 cl::Event enqueue_mma(const QueueTarget& target, cl::CommandQueue& queue, Resolved& resolved, const FormatInfo& format,
@@ -52,8 +102,12 @@ cl::Event enqueue_mma(const QueueTarget& target, cl::CommandQueue& queue, Resolv
   KernelProblem problem = row_major(call);
   if (alpha == 0.0f) problem.k = 0;  // C = beta * C: A and B are not read
   const Plan plan = make_plan(format, resolved.config, problem, uses_ptx(*target.info));
+  if (!workspace_fits(plan, *target.info))
+    return enqueue_portable_instead(target, queue, format, problem, alpha, beta, wait, events);
   cl::Kernel& kernel = main_kernel(target, resolved, format, plan);
   check_work_group_fits(kOp, *resolved.program, plan.kernel, plan.work_group);
+  if (plan.variant == "via_float")
+    return enqueue_via_float(target, queue, *resolved.program, kernel, plan, alpha, beta, wait, events);
   std::unique_ptr<WorkspaceLease> lease;
   if (plan.workspace > 0)
     lease = std::make_unique<WorkspaceLease>(

@@ -1,5 +1,7 @@
 #include "ops/gemm/mma_plan.hpp"
 
+#include <algorithm>
+
 #include "checks.hpp"
 #include "tilecl/error.hpp"
 
@@ -37,8 +39,29 @@ void plan_packing(const FormatInfo& format, Plan& plan) {
   place(plan.b, p.b);
 }
 
-// 2. The main kernel's NDRange.
+// 1'. via_float: float copies of the stored A and B with rows padded to 16 floats (64 bytes: aligned vector loads for
+// the float kernels), then the product, m rows padded likewise; each placed on a 64-float boundary.
+void plan_widening(Plan& plan) {
+  if (plan.variant != "via_float") return;
+  auto place = [&plan](FloatPlace& where, std::uint64_t rows, std::uint64_t cols) {
+    where.ld = round_up(std::max<std::uint64_t>(cols, 1), 16);
+    where.at = plan.float_workspace;
+    plan.float_workspace += round_up(rows * where.ld, 64);
+  };
+  const KernelProblem& p = plan.p;
+  if (p.k > 0) {
+    place(plan.wide_a, plan.a.rows, plan.a.cols);
+    place(plan.wide_b, plan.b.rows, plan.b.cols);
+  } else {  // nothing is read: float gemm gets k = 0 and leading dimensions that satisfy its checks
+    plan.wide_a.ld = round_up(std::max<std::uint64_t>(plan.a.cols, 1), 16);
+    plan.wide_b.ld = round_up(std::max<std::uint64_t>(plan.b.cols, 1), 16);
+  }
+  place(plan.sums, p.m, p.n);
+}
+
+// 2. The main kernel's NDRange (via_float: its helpers' local size is the device's, set when enqueued).
 void plan_geometry(const Config& config, Plan& plan) {
+  if (plan.variant == "via_float") return;
   const std::uint64_t m = plan.p.m, n = plan.p.n;
   if (plan.variant == "mma") {
     const std::uint64_t threads = 32 * value_of(config, "WARPS_M") * value_of(config, "WARPS_N");
@@ -66,20 +89,33 @@ void plan_geometry(const Config& config, Plan& plan) {
 Plan make_plan(const FormatInfo& format, const Config& config, const KernelProblem& problem, bool use_ptx) {
   Plan plan;
   plan.variant = config.variant;
-  plan.kernel = config.variant == "mma" ? "gemm_mma_sync" : "gemm_mma_portable";
+  plan.kernel = config.variant == "mma"         ? "gemm_mma_sync"
+                : config.variant == "via_float" ? "gemm_mma_narrow"
+                                                : "gemm_mma_portable";
   plan.p = problem;
   plan.use_ptx = use_ptx;
   plan_packing(format, plan);
+  plan_widening(plan);
   plan_geometry(config, plan);
   return plan;
+}
+
+bool workspace_fits(const Plan& plan, const DeviceInfo& device) {
+  if (plan.variant != "via_float") return true;
+  const std::uint64_t largest =
+      std::max({plan.a.rows * plan.wide_a.ld, plan.b.rows * plan.wide_b.ld, plan.p.m * plan.sums.ld});
+  return largest <= kMaxKernelExtent && plan.float_workspace * sizeof(float) <= device.max_allocation_bytes;
 }
 
 BuildOptions main_options(const FormatInfo& format, const Config& config, const Plan& plan) {
   BuildOptions options;
   options.define("MMA_TYPE", format.macro);
-  options.define("TRANS_A", plan.p.trans_a ? 1 : 0);
-  options.define("TRANS_B", plan.p.trans_b ? 1 : 0);
-  options.define("GEMM_MMA_VARIANT", plan.variant == "mma" ? "GEMM_MMA_SYNC" : "GEMM_MMA_PORTABLE");
+  const bool widening = plan.variant == "via_float";  // its kernels do not read the transposes: one program
+  options.define("TRANS_A", plan.p.trans_a && !widening ? 1 : 0);
+  options.define("TRANS_B", plan.p.trans_b && !widening ? 1 : 0);
+  options.define("GEMM_MMA_VARIANT", plan.variant == "mma"         ? "GEMM_MMA_SYNC"
+                                     : plan.variant == "via_float" ? "GEMM_MMA_VIA_FLOAT"
+                                                                   : "GEMM_MMA_PORTABLE");
   variants_for(format.format).space.add_build_macros(config, options);
   if (plan.variant == "mma") {
     options.define("USE_PTX", plan.use_ptx ? 1 : 0);

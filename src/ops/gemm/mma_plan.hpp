@@ -3,7 +3,9 @@
 //   1. gemm_mma_pack for each operand gemm_mma_sync cannot copy 16 bytes at a time (a leading dimension or offset
 //      that is not a multiple of 16 bytes' worth of elements): it goes to a workspace with its rows padded to a
 //      multiple of 16 bytes (zeros);
-//   2. the main kernel, gemm_mma_sync or gemm_mma_portable (which reads any layout in place).
+//   2. the main kernel, gemm_mma_sync or gemm_mma_portable (which reads any layout in place);
+// or, for the via_float variant: gemm_mma_widen of op(A)'s and op(B)'s stored matrices into float copies (rows padded
+// to 16 floats with zeros), float gemm into a float workspace, and gemm_mma_narrow into C.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -24,12 +26,21 @@ struct StoredOperand {
   std::uint64_t packed_ld = 0, at = 0;  // the packed copy: leading dimension and workspace offset (elements)
 };
 
+// A float matrix in the via_float workspace: its offset and leading dimension (floats).
+struct FloatPlace {
+  std::uint64_t at = 0, ld = 0;
+};
+
 struct Plan {
   std::string variant, kernel;
   KernelProblem p;
   bool use_ptx = false;         // gemm_mma_sync: PTX (1) or emulated warp instructions (0)
   StoredOperand a, b;           // op(A) and op(B) as stored
   std::uint64_t workspace = 0;  // elements
+  // via_float: the widened A and B (stored as the caller's, rows padded) and the float product, in a workspace of
+  // float_workspace floats.
+  FloatPlace wide_a, wide_b, sums;
+  std::uint64_t float_workspace = 0;
   cl::NDRange global, local;
   std::uint64_t work_group = 0;  // 0: the driver chooses
 };
@@ -37,6 +48,10 @@ struct Plan {
 // The plan of `config` for the row-major problem `problem` on a device where gemm_mma_sync does (use_ptx) or does
 // not run its PTX. Throws tilecl::Error when a packed operand would exceed the kernels' 32-bit index range.
 Plan make_plan(const FormatInfo& format, const Config& config, const KernelProblem& problem, bool use_ptx);
+
+// Whether the plan's workspace fits the device (one allocation, and 32-bit indices in the kernels). A via_float
+// plan that does not runs the portable kernel instead.
+bool workspace_fits(const Plan& plan, const DeviceInfo& device);
 
 // The -D options (and, for a PTX build with a register cap, the compiler flag) of the plan's program.
 BuildOptions main_options(const FormatInfo& format, const Config& config, const Plan& plan);

@@ -68,12 +68,24 @@ std::vector<Config> portable_ranked(const DeviceInfo& device) {
   return {portable(4, 4, 16, 8), portable(2, 2, 16, 16)};
 }
 
+// Where the tensor cores do not run, half and bfloat16 rank via_float: first for products worth its conversions.
+void rank_via_float(const FormatInfo& format, const KernelProblem& p, const DeviceInfo& device,
+                    std::vector<Config>& ranked) {
+  if (format.format == Format::TF32 || uses_ptx(device)) return;
+  const double multiply_adds = static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
+  const auto at = multiply_adds >= kViaFloatMultiplyAdds ? ranked.begin() : ranked.begin() + 1;
+  ranked.insert(at, Config{"via_float", {}});
+}
+
 }  // namespace
+
+Config portable_default(const DeviceInfo& device) { return portable_ranked(device).front(); }
 
 std::vector<Config> ranked_configs(const FormatInfo& format, const KernelProblem& p, const DeviceInfo& device) {
   std::vector<Config> ranked;
   if (uses_ptx(device)) ranked = sync_ranked(format, p, device);
   for (auto& config : portable_ranked(device)) ranked.push_back(std::move(config));
+  rank_via_float(format, p, device, ranked);
   const SearchSpace& space = variants_for(format.format).space;
   std::vector<Config> valid;
   for (auto& config : ranked)

@@ -93,9 +93,13 @@ VariantDescriptor<PortableParams> portable_variant() {
            c::work_group_fits("WG_X", "WG_Y", true)}};
 }
 
+VariantDescriptor<ViaFloatParams> via_float_variant() { return {"via_float", "gemm_mma_narrow", {}, {}}; }
+
 Variants make_variants(const FormatInfo& format) {
-  Variants v{sync_variant(format), portable_variant(), {}};
-  v.space = SearchSpace({v.sync.space(), v.portable.space()});
+  Variants v{sync_variant(format), portable_variant(), via_float_variant(), {}};
+  std::vector<VariantSpace> spaces{v.sync.space(), v.portable.space()};
+  if (format.format != Format::TF32) spaces.push_back(v.via_float.space());  // TF32 there is float gemm already
+  v.space = SearchSpace(std::move(spaces));
   return v;
 }
 
@@ -159,7 +163,7 @@ std::uint64_t sync_local_bytes(const SyncParams& p, const FormatInfo& format, bo
 FamilyMacros mma_family_macros() {
   const Variants& v = variants_for(Format::F16);
   return {"gemm_mma",
-          {macros_of(v.sync), macros_of(v.portable)},
+          {macros_of(v.sync), macros_of(v.portable), macros_of(v.via_float)},
           {"MMA_TYPE", "TRANS_A", "TRANS_B", "USE_PTX", "GEMM_MMA_VARIANT"}};
 }
 

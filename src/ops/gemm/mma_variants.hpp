@@ -5,6 +5,10 @@
 //             elsewhere the same kernel with its warp-level instructions emulated (correct and slow: for tests and
 //             oclgrind, never ranked there).
 //   portable  gemm_mma_portable: any device, elements decoded to float one at a time.
+//   via_float half and bfloat16 only: A and B widened to floats in a workspace (gemm_mma_widen), the product by float
+//             gemm with its own tuned choice for the shape, the result narrowed into C (gemm_mma_narrow). No
+//             parameters of its own. On devices without tensor cores it brings the float kernels' speed (register
+//             blocking, local-memory tiles, the CPU kernel) for the price of two conversions and a float C.
 #pragma once
 
 #include <cstdint>
@@ -37,9 +41,12 @@ struct PortableParams {
   std::int64_t wpt_m = 4, wpt_n = 4, wg_x = 8, wg_y = 8;
 };
 
+struct ViaFloatParams {};
+
 struct Variants {
   VariantDescriptor<SyncParams> sync;
   VariantDescriptor<PortableParams> portable;
+  VariantDescriptor<ViaFloatParams> via_float;  // in the space of half and bfloat16 only
   SearchSpace space;
 };
 const Variants& variants_for(Format format);
