@@ -11,11 +11,14 @@
 #include <chrono>
 #include <cstdio>
 #include <vector>
+
 #include "tilecl/tilecl.hpp"
 using namespace tilecl;
 // half and float gemm, row-major NN, at the given sizes: median of 5 timed calls (enqueue + finish) after 2 warm-ups.
 int main(int argc, char** argv) {
-  cl::Device d = cl::Device::getDefault(); cl::Context ctx(d); cl::CommandQueue q(ctx, d);
+  cl::Device d = cl::Device::getDefault();
+  cl::Context ctx(d);
+  cl::CommandQueue q(ctx, d);
   for (int i = 1; i + 2 < argc; i += 3) {
     size_t m = atoi(argv[i]), n = atoi(argv[i + 1]), k = atoi(argv[i + 2]);
     std::vector<std::uint16_t> h(std::max({m * k, k * n, m * n}), 0x3c00);
@@ -25,16 +28,27 @@ int main(int argc, char** argv) {
     cl::Buffer a32(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m * k * 4, f.data()),
         b32(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k * n * 4, f.data()), c32(ctx, CL_MEM_READ_WRITE, m * n * 4);
     auto time = [&](auto call) {
-      call(); call(); q.finish();
+      call();
+      call();
+      q.finish();
       std::vector<double> t;
       for (int r = 0; r < 5; ++r) {
-        auto s = std::chrono::steady_clock::now(); call(); q.finish();
+        auto s = std::chrono::steady_clock::now();
+        call();
+        q.finish();
         t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count());
       }
-      std::sort(t.begin(), t.end()); return t[2];
+      std::sort(t.begin(), t.end());
+      return t[2];
     };
-    double th = time([&] { gemm<half>(q, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.0f, a16, 0, k, b16, 0, n, 0.0f, c16, 0, n); });
-    double tf = time([&] { gemm<float>(q, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.0f, a32, 0, k, b32, 0, n, 0.0f, c32, 0, n); });
+    double th = time([&] {
+      gemm<half>(q, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.0f, a16, 0, k, b16, 0, n, 0.0f, c16, 0,
+                 n);
+    });
+    double tf = time([&] {
+      gemm<float>(q, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.0f, a32, 0, k, b32, 0, n, 0.0f, c32, 0,
+                  n);
+    });
     std::printf("%zux%zux%zu half %.3f ms  float %.3f ms  half/float time %.2f\n", m, n, k, th, tf, th / tf);
   }
 }

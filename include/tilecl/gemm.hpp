@@ -49,9 +49,10 @@ detail::GemmEvent<T> gemm(cl::CommandQueue& queue, Layout layout, Transpose tran
 // cp.async; an operand whose leading dimension or offset is not a multiple of 8 is first copied to a workspace);
 // on every other device, or if the driver does not build the PTX (reported once, never an error), float gemm's
 // kernels do for large products (A and B are widened to floats in a workspace of 4 (mk + kn + mn) bytes, C is
-// rounded from the float product; where that workspace would not fit one allocation, or for small products, a
-// portable kernel reads the 16-bit elements in place). Accuracy, against the exact product of the stored values
-// (exact), with k-term sums and magnitude = |alpha| sum_p |a_ip b_pj| + |beta c_ij|:
+// rounded from the float product; a half product with m or n of at most 8 runs as gemv<half>; where that workspace
+// would not fit one allocation, or for small products, a portable kernel reads the 16-bit elements in place). Accuracy,
+// against the exact product of the stored values (exact), with k-term sums and magnitude = |alpha| sum_p |a_ip b_pj| +
+// |beta c_ij|:
 //     |c_ij - exact| <= u |exact| + (1 + u) 2 (k + 4) 2^-24 magnitude + (2^-25 for half),
 // u = 2^-11 for half, 2^-8 for bfloat16 (the rounding to 16 bits; the rest is float accumulation).
 template <typename T>

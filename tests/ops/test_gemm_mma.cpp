@@ -244,10 +244,14 @@ void every_setting_at_ragged_shapes() {
     if (format == Format::BF16) check_mma<T>(&kViaFloat, base);
     return;
   }
+  Problem few_rows = base, few_columns = base;  // via_float on half runs these as gemv
+  few_rows.m = 3, few_columns.n = 8;
   for (const Problem& p : every_orientation(base)) {
     check_mma<T>(&portable_first, p);
     check_mma<T>(&kViaFloat, p);
   }
+  for (const Problem& p : every_orientation(few_rows)) check_mma<T>(&kViaFloat, p);
+  for (const Problem& p : every_orientation(few_columns)) check_mma<T>(&kViaFloat, p);
   for (const Config& config : {portable(3, 5, 0, 0), portable(8, 1, 16, 1)}) check_mma<T>(&config, base);
 }
 

@@ -52,7 +52,7 @@ TEST_SUITE("runtime.op_frame") {
       }
       for (std::uint64_t i = 0; i < 100; ++i) detail::remember(target, key_of(5000 + i), config_of(5000 + i));
       CHECK(detail::find_memoized(target, key_of(3000)) == &outer);
-      CHECK(outer.config == config_of(3000));  // still the entry's own: not overwritten in place
+      CHECK(outer.config == config_of(3000));                         // still the entry's own: not overwritten in place
       CHECK(detail::find_memoized(target, key_of(3001)) == nullptr);  // unpinned: pushed out
     }
     for (std::uint64_t i = 0; i < 32; ++i) detail::remember(target, key_of(6000 + i), config_of(6000 + i));

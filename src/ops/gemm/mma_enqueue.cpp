@@ -2,9 +2,11 @@
 
 #include <memory>
 
+#include "ops/gemm/gemv_variant.hpp"
 #include "ops/gemm/launch_chain.hpp"
 #include "ops/gemm/mma_plan.hpp"
 #include "ops/gemm/mma_shapes.hpp"
+#include "ops/gemv.hpp"
 #include "tilecl/gemm.hpp"
 #include "workspace.hpp"
 
@@ -102,6 +104,11 @@ cl::Event enqueue_mma(const QueueTarget& target, cl::CommandQueue& queue, Resolv
   KernelProblem problem = row_major(call);
   if (alpha == 0.0f) problem.k = 0;  // C = beta * C: A and B are not read
   const Plan plan = make_plan(format, resolved.config, problem, uses_ptx(*target.info));
+  // via_float on half with m or n of at most kMaxGemvVectors: gemv's kernels read the half matrix in place (widening
+  // it would move three times its bytes).
+  if (plan.variant == "via_float" && format.format == Format::F16 && problem.k > 0)
+    if (const std::optional<GemvProblem> gemv = gemv_problem(problem))
+      return enqueue_gemv<half>(target, queue, *gemv, alpha, beta, wait, nullptr, events);
   if (!workspace_fits(plan, *target.info))
     return enqueue_portable_instead(target, queue, format, problem, alpha, beta, wait, events);
   cl::Kernel& kernel = main_kernel(target, resolved, format, plan);

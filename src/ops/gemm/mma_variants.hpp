@@ -8,7 +8,9 @@
 //   via_float half and bfloat16 only: A and B widened to floats in a workspace (gemm_mma_widen), the product by float
 //             gemm with its own tuned choice for the shape, the result narrowed into C (gemm_mma_narrow). No
 //             parameters of its own. On devices without tensor cores it brings the float kernels' speed (register
-//             blocking, local-memory tiles, the CPU kernel) for the price of two conversions and a float C.
+//             blocking, local-memory tiles, the CPU kernel) for the price of two conversions and a float C. A half
+//             product with m or n of at most 8 (and k >= 1) runs as gemv<half> instead: its kernels read the matrix
+//             in place.
 #pragma once
 
 #include <cstdint>
