@@ -534,6 +534,11 @@ TEST_SUITE("ops.gemm_mma") {
       CHECK(ranked.back().variant == "portable");                                   // the fallback, always there
       const Config small_first = mma::ranked_configs(info, small, hopper).front();  // more work-groups than one
       CHECK((small_first.value("TILE_M") == 64 && small_first.value("TILE_N") == 64));
+      // With tensor cores: via_float (gemv<half>) is timed second for half products of at most 8 rows or columns.
+      const auto gemv_shaped = mma::ranked_configs(info, problem_of(8192, 1, 8192), hopper);
+      CHECK(gemv_shaped.front().variant == "mma");
+      CHECK((gemv_shaped[1].variant == "via_float") == (format == Format::F16));
+      for (const auto& config : ranked) CHECK(config.variant != "via_float");
       const auto on_turing = mma::ranked_configs(info, big, turing);
       CHECK(on_turing.front().variant == widened);
       CHECK(on_turing.back().variant == "portable");

@@ -7,7 +7,8 @@
 // else only the portable kernel is ranked (shaped for CPUs under PoCL, or for GPUs); the tensor-core kernel runs there
 // only when a caller forces it (emulated: tests). There, for half and bfloat16, via_float comes first from
 // kViaFloatMultiplyAdds on (second below it, so first-use tuning times it too): float gemm's kernels beat the
-// portable one's by more than its two conversions and float C cost.
+// portable one's by more than its two conversions and float C cost. Where the tensor cores run, half products with m
+// or n of at most 8 rank it second (it runs them as gemv<half>), so first-use tuning times it.
 #pragma once
 
 #include <vector>
