@@ -82,6 +82,10 @@ Config preferred_config(const DTypeInfo& dtype, const GemvBucketShape& shape, co
     std::int64_t vec = 1;
     while (vec * 2 <= std::min<std::int64_t>(16, native)) vec *= 2;
     if (form == GemvForm::Dots) return gemv_config(vec, 4, 1, 8, 2, 4);
+    // Half down the columns: 8 vectors per work-item (256 bytes of each row). With 4 (128 bytes), as float takes,
+    // gemv<half> 4096^2 transposed took 9.5-11 ms on PoCL (the 2-core Xeon VM, 2026-12-06; float 1.4-2.6 ms), with
+    // 8 1.05-1.5 ms (bench/results/pocl-cpu/session10).
+    if (is_half_storage(dtype) && shape.vectors == 1) return gemv_config(vec, 8, 8, 1, 2, 8);
     return gemv_config(vec, 4, 8, 1, 2, 8);
   }
   // GPUs: dots -- a warp-sized row of work-items per matrix row, 16-byte loads, four in flight each; columns --
@@ -110,7 +114,7 @@ Config preferred_config(const DTypeInfo& dtype, const GemvBucketShape& shape, co
 VariantSpace variant_space(const DTypeInfo& dtype) {
   return {"gemv",
           {{"UNROLL", {4, 2, 8, 1}},
-           {"WPT", {1, 2, 4}},
+           {"WPT", {1, 2, 4, 8}},
            {"VEC", {4, 1, 2, 8}},
            {"WG_Y", {8, 4, 1, 16, 32}},
            {"WG_X", {32, 8, 64, 1}},
