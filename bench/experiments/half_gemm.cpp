@@ -49,16 +49,14 @@ int main(int argc, char** argv) {
       return times[4];
     };
     const auto no = Transpose::No;
-    const double chosen = median_ms([&] {
-      gemm<half>(queue, Layout::RowMajor, no, no, m, n, k, 1.0f, a16, 0, k, b16, 0, n, 0.0f, c16, 0, n);
-    });
+    const double chosen = median_ms(
+        [&] { gemm<half>(queue, Layout::RowMajor, no, no, m, n, k, 1.0f, a16, 0, k, b16, 0, n, 0.0f, c16, 0, n); });
     const double widened = median_ms([&] {
-      detail::gemm_mma_with<half>(via_float, queue, Layout::RowMajor, no, no, m, n, k, 1.0f, a16, 0, k, b16, 0, n,
-                                  0.0f, c16, 0, n);
+      detail::gemm_mma_with<half>(via_float, queue, Layout::RowMajor, no, no, m, n, k, 1.0f, a16, 0, k, b16, 0, n, 0.0f,
+                                  c16, 0, n);
     });
-    const double single = median_ms([&] {
-      gemm<float>(queue, Layout::RowMajor, no, no, m, n, k, 1.0f, a32, 0, k, b32, 0, n, 0.0f, c32, 0, n);
-    });
+    const double single = median_ms(
+        [&] { gemm<float>(queue, Layout::RowMajor, no, no, m, n, k, 1.0f, a32, 0, k, b32, 0, n, 0.0f, c32, 0, n); });
     const double flop = 2.0 * static_cast<double>(m) * n * k;
     std::printf("%zux%zux%zu  half %.4f ms (%.1f GFLOP/s)  half via_float %.4f ms  float %.4f ms  half/float %.2f\n", m,
                 n, k, chosen, flop / chosen / 1e6, widened, single, chosen / single);
