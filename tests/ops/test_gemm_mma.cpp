@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 #include "log.hpp"
 #include "ops/gemm/mma.hpp"
@@ -709,6 +710,34 @@ TEST_SUITE("ops.gemm_mma") {
       check_mma<half>(&f16, p);    // NN: A by rows, B K-major; TT: A K-major, B by rows (2 stages, warps along M)
       check_mma<float>(&tf32, p);  // single-word reads: NN of B, TT of A
     }
+  }
+
+  TEST_CASE(
+      "gemm_mma: threads calling half and bfloat16 gemm at once, through first-use tuning of every nested op, "
+      "get right answers") {
+    // via_float's enqueue resolves float gemm (or gemv) inside its own call: each thread's memo entries nest, and
+    // the keys are tuned while other threads wait for the same keys.
+    const test::ScopedEnv cache("TILECL_CACHE_DIR", test::temp_directory("mma-threads"));
+    const test::ScopedEnv tune("TILECL_TUNE", "first-use");
+    const test::ScopedEnv budget("TILECL_TUNE_BUDGET_MS", "50");
+    tuning::clear();
+    const std::vector<std::array<std::size_t, 3>> shapes{{40, 50, 60}, {3, 70, 90}, {65, 33, 47}, {70, 2, 80}};
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < 4; ++t)
+      threads.emplace_back([&shapes, t] {
+        for (std::size_t round = 0; round < 2; ++round) {
+          const auto& shape = shapes[(t + round) % shapes.size()];
+          Problem p;
+          p.m = shape[0], p.n = shape[1], p.k = shape[2], p.alpha = 0.5, p.beta = t % 2 == 0 ? 0.0 : 1.5;
+          p.c_offset = t, p.trans_b = round == 0 ? Transpose::No : Transpose::Yes;
+          if (t < 2)
+            check_mma<half>(nullptr, p);
+          else
+            check_mma<bfloat16>(nullptr, p);
+        }
+      });
+    for (auto& thread : threads) thread.join();
+    tuning::clear();
   }
 
   TEST_CASE("gemm_mma: via_float's widen and narrow kernels, small and ragged (also run under oclgrind)") {
