@@ -53,8 +53,8 @@ cl::Event enqueue_via_float(const QueueTarget& target, cl::CommandQueue& queue, 
                             cl::Kernel& narrow, const Plan& plan, float alpha, float beta,
                             const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
   const KernelProblem& p = plan.p;
-  WorkspaceLease lease =
-      acquire_workspace(kOp, target.context, target.device, "gemm_mma_via_float", plan.float_workspace * 4, wait);
+  WorkspaceLease lease = acquire_workspace(kOp, target.context, target.device, "gemm_mma_via_float",
+                                           plan.float_workspace * sizeof(float), wait);
   cl::Buffer& scratch = lease.buffer();
   LaunchChain chain(queue, lease.wait_list(), events);
   const cl::NDRange local = helper_local(*target.info, 16, 16);

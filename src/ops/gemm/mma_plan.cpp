@@ -43,20 +43,19 @@ void plan_packing(const FormatInfo& format, Plan& plan) {
 // the float kernels), then the product, m rows padded likewise; each placed on a 64-float boundary.
 void plan_widening(Plan& plan) {
   if (plan.variant != "via_float") return;
-  auto place = [&plan](FloatPlace& where, std::uint64_t rows, std::uint64_t cols) {
-    where.ld = round_up(std::max<std::uint64_t>(cols, 1), 16);
+  auto padded = [](std::uint64_t cols) { return round_up(std::max<std::uint64_t>(cols, 1), 16); };
+  auto place = [&plan](FloatPlace& where, std::uint64_t rows) {
     where.at = plan.float_workspace;
     plan.float_workspace += round_up(rows * where.ld, 64);
   };
-  const KernelProblem& p = plan.p;
-  if (p.k > 0) {
-    place(plan.wide_a, plan.a.rows, plan.a.cols);
-    place(plan.wide_b, plan.b.rows, plan.b.cols);
-  } else {  // nothing is read: float gemm gets k = 0 and leading dimensions that satisfy its checks
-    plan.wide_a.ld = round_up(std::max<std::uint64_t>(plan.a.cols, 1), 16);
-    plan.wide_b.ld = round_up(std::max<std::uint64_t>(plan.b.cols, 1), 16);
+  plan.wide_a.ld = padded(plan.a.cols);
+  plan.wide_b.ld = padded(plan.b.cols);
+  plan.sums.ld = padded(plan.p.n);
+  if (plan.p.k > 0) {  // with k = 0 nothing is read: float gemm gets only the leading dimensions its checks want
+    place(plan.wide_a, plan.a.rows);
+    place(plan.wide_b, plan.b.rows);
   }
-  place(plan.sums, p.m, p.n);
+  place(plan.sums, plan.p.m);
 }
 
 // 2. The main kernel's NDRange (via_float: its helpers' local size is the device's, set when enqueued).
