@@ -65,8 +65,9 @@ detail::Gemm16Event<T> gemm(cl::CommandQueue& queue, Layout layout, Transpose tr
 // How float gemm may compute. Standard: every multiply-add in IEEE single precision, as gemm<float>. TF32: A and B
 // may be rounded to TF32 (8-bit exponent, 10-bit mantissa: to nearest, ties away from zero) before the products,
 // which are accumulated in float -- on NVIDIA GPUs of compute capability 8.0 and newer, the tensor cores, several
-// times faster. Where TF32 would not pay (small, GEMV-like and skinny shapes, other devices) the call runs as
-// Standard, which meets the TF32 bound too. TF32 is never chosen unless asked for.
+// times faster. Where TF32 would not pay (small, GEMV-like and skinny shapes, other devices, and products up to 2^31
+// multiply-adds where first-use tuning measured float gemm faster at that shape) the call runs as Standard, which
+// meets the TF32 bound too. TF32 is never chosen unless asked for.
 enum class MathMode { Standard, TF32 };
 
 // C = alpha * op(A) * op(B) + beta * C on float matrices in the given math mode (arguments as gemm<float>). Accuracy

@@ -242,7 +242,7 @@ void every_setting_at_ragged_shapes() {
   const Config portable_first = portable(4, 4, 8, 8);
   if (format != Format::F16) {
     check_mma<T>(&portable_first, base);
-    if (format == Format::BF16) check_mma<T>(&kViaFloat, base);
+    for (const Problem& p : every_orientation(base)) check_mma<T>(&kViaFloat, p);  // TF32: float gemm in place
     return;
   }
   Problem few_rows = base, few_columns = base;  // via_float on half runs these as gemv
@@ -262,7 +262,7 @@ void edge_sizes_and_scalars() {
   const Format format = format_of<T>();
   std::vector<Config> configs{portable(4, 4, 8, 8)};
   if (runs_sync(format)) configs.push_back(sync_for(format, Transpose::No));
-  if (format != Format::TF32) configs.push_back(kViaFloat);
+  configs.push_back(kViaFloat);
   for (const Config& config : configs) {
     CAPTURE(config.to_string());
     for (const auto& shape : shapes) {
@@ -524,9 +524,9 @@ TEST_SUITE("ops.gemm_mma") {
     for (Format format : {Format::F16, Format::BF16, Format::TF32}) {
       const auto& info = mma::format_info(format);
       const auto big = problem_of(4096, 4096, 4096), small = problem_of(100, 100, 100);
-      // Without tensor cores: via_float first for large half and bfloat16 products, the portable kernel for small
-      // ones and for TF32 (whose float gemm is the caller's to run: gemm(MathMode::TF32) does).
-      const std::string widened = format == Format::TF32 ? "portable" : "via_float";
+      // Without tensor cores: via_float first for large products (TF32: float gemm on the caller's operands), the
+      // portable kernel first for small half and bfloat16 ones.
+      const std::string widened = "via_float";
       const auto here = mma::ranked_configs(info, big, *device().info);
       CHECK(here.front().variant == (mma::uses_ptx(*device().info) ? "mma" : widened));
       const DeviceInfo hopper = nvidia_like(90), turing = nvidia_like(75);
@@ -535,21 +535,28 @@ TEST_SUITE("ops.gemm_mma") {
       CHECK(ranked.back().variant == "portable");                                   // the fallback, always there
       const Config small_first = mma::ranked_configs(info, small, hopper).front();  // more work-groups than one
       CHECK((small_first.value("TILE_M") == 64 && small_first.value("TILE_N") == 64));
-      // With tensor cores: via_float (gemv<half>) is timed second for half products of at most 8 rows or columns.
+      // With tensor cores: via_float is timed second in TF32 mode for products up to 2^31 multiply-adds (float gemm
+      // in place against the tensor-core kernel's few work-groups) and for half products of at most 8 rows or
+      // columns (gemv<half>).
       const auto gemv_shaped = mma::ranked_configs(info, problem_of(8192, 1, 8192), hopper);
       CHECK(gemv_shaped.front().variant == "mma");
-      CHECK((gemv_shaped[1].variant == "via_float") == (format == Format::F16));
-      for (const auto& config : ranked) CHECK(config.variant != "via_float");
+      CHECK((gemv_shaped[1].variant == "via_float") == (format != Format::BF16));
+      const auto mid_size = mma::ranked_configs(info, problem_of(2750, 26, 4733), hopper);
+      CHECK(mid_size.front().variant == "mma");
+      CHECK((mid_size[1].variant == "via_float") == (format == Format::TF32));
+      for (const auto& config : ranked) CHECK(config.variant != "via_float");  // 4096^3: the tensor cores alone
+      const auto tall = mma::ranked_configs(info, problem_of(1 << 20, 4, 4096), hopper);  // 2^34 multiply-adds
+      CHECK((tall[1].variant == "via_float") == (format == Format::F16));                 // gemv-shaped half only
       const auto on_turing = mma::ranked_configs(info, big, turing);
       CHECK(on_turing.front().variant == widened);
       CHECK(on_turing.back().variant == "portable");
       for (const auto& config : on_turing) CHECK(config.variant != "mma");
       const auto tiny = mma::ranked_configs(info, problem_of(20, 30, 40), turing);  // below 2^15 multiply-adds
-      CHECK(tiny.front().variant == "portable");
-      CHECK(tiny.size() == (format == Format::TF32 ? 2 : 3));  // via_float second: first-use tuning times it too
+      CHECK(tiny.front().variant == (format == Format::TF32 ? "via_float" : "portable"));
+      CHECK(tiny.size() == 3);  // via_float second for half and bfloat16: first-use tuning times it too
       CHECK(tiny.back().variant == "portable");
       CHECK(mma::ranked_configs(info, problem_of(32, 32, 32), turing).front().variant == widened);
-      CHECK((format == Format::TF32) == !mma::variants_for(format).space.validate(kViaFloat, *device().info).empty());
+      CHECK(mma::variants_for(format).space.validate(kViaFloat, *device().info).empty());
       // The space refuses the tensor-core kernel on a GPU whose compiler refused its PTX, and never on others.
       for (Transpose trans : {Transpose::No, Transpose::Yes}) {
         CHECK(mma::variants_for(format).space.validate(sync_for(format, trans), hopper) == "");

@@ -118,6 +118,16 @@ std::vector<cl::Event> gemm_with_events(const Config& config, cl::CommandQueue& 
   return events;
 }
 
+namespace gemm {
+template <typename T>
+cl::Event enqueue_tuned_gemm(cl::CommandQueue& queue, const Call& call, T alpha, T beta,
+                             const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
+  return run_op(GemmOp<T>{}, nullptr, queue, {call, alpha, beta, events}, wait);
+}
+template cl::Event enqueue_tuned_gemm<float>(cl::CommandQueue&, const Call&, float, float,
+                                             const std::vector<cl::Event>*, std::vector<cl::Event>*);
+}  // namespace gemm
+
 std::vector<TunableOp> gemm_tunable_ops() {
   TunableOp op;
   op.description = {gemm::kOp,

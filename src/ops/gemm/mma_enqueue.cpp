@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "ops/gemm/enqueue.hpp"
 #include "ops/gemm/gemv_variant.hpp"
 #include "ops/gemm/launch_chain.hpp"
 #include "ops/gemm/mma_plan.hpp"
@@ -103,6 +104,10 @@ cl::Event enqueue_mma(const QueueTarget& target, cl::CommandQueue& queue, Resolv
                       std::vector<cl::Event>* events) {
   KernelProblem problem = row_major(call);
   if (alpha == 0.0f) problem.k = 0;  // C = beta * C: A and B are not read
+  // via_float in TF32 mode: the operands are floats already, so it is float gemm on the caller's buffers (exact
+  // float products: within TF32's bound), its launches' events the call's (first-use tuning times it by them).
+  if (resolved.config.variant == "via_float" && format.format == Format::TF32)
+    return enqueue_tuned_gemm<float>(queue, call, alpha, beta, wait, events);
   const Plan plan = make_plan(format, resolved.config, problem, uses_ptx(*target.info));
   // via_float on half with m or n of at most kMaxGemvVectors: gemv's kernels read the half matrix in place (widening
   // it would move three times its bytes).

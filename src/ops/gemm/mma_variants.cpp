@@ -97,9 +97,7 @@ VariantDescriptor<ViaFloatParams> via_float_variant() { return {"via_float", "ge
 
 Variants make_variants(const FormatInfo& format) {
   Variants v{sync_variant(format), portable_variant(), via_float_variant(), {}};
-  std::vector<VariantSpace> spaces{v.sync.space(), v.portable.space()};
-  if (format.format != Format::TF32) spaces.push_back(v.via_float.space());  // TF32 there is float gemm already
-  v.space = SearchSpace(std::move(spaces));
+  v.space = SearchSpace({v.sync.space(), v.portable.space(), v.via_float.space()});
   return v;
 }
 

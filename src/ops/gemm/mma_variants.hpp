@@ -5,12 +5,13 @@
 //             elsewhere the same kernel with its warp-level instructions emulated (correct and slow: for tests and
 //             oclgrind, never ranked there).
 //   portable  gemm_mma_portable: any device, elements decoded to float one at a time.
-//   via_float half and bfloat16 only: A and B widened to floats in a workspace (gemm_mma_widen), the product by float
+//   via_float half and bfloat16: A and B widened to floats in a workspace (gemm_mma_widen), the product by float
 //             gemm with its own tuned choice for the shape, the result narrowed into C (gemm_mma_narrow). No
 //             parameters of its own. On devices without tensor cores it brings the float kernels' speed (register
-//             blocking, local-memory tiles, the CPU kernel) for the price of two conversions and a float C. A half
+//             blocking, local-memory tiles, the CPU kernel) for the price of two conversions and a float C; beside
+//             them, the float kernels' single launch for products too small to fill the tensor cores. A half
 //             product with m or n of at most 8 (and k >= 1) runs as gemv<half> instead: its kernels read the matrix
-//             in place.
+//             in place. TF32: float gemm on the caller's operands (nothing to widen), exact float products.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +49,7 @@ struct ViaFloatParams {};
 struct Variants {
   VariantDescriptor<SyncParams> sync;
   VariantDescriptor<PortableParams> portable;
-  VariantDescriptor<ViaFloatParams> via_float;  // in the space of half and bfloat16 only
+  VariantDescriptor<ViaFloatParams> via_float;
   SearchSpace space;
 };
 const Variants& variants_for(Format format);
