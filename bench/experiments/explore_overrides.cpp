@@ -7,9 +7,9 @@
 //       build-gpu/libtilecl.a -lOpenCL -lpthread -o explore_overrides
 // Run: TILECL_TUNE=off explore_overrides SECTION[,SECTION...] [SAMPLES] > explore.jsonl
 //   SECTION: image, half, gemv, batched (random samples of each op's grid); gemv_multi, image_channels, gemv_cpu,
-//   image_bytes, image_ring, transpose (hand-picked lists), gemv_half (a sample). One JSON object per line: op, dtype,
-//   shape, config, ms, copy_ms (a copy of the bytes the call reads and writes), or error. The first line of each case
-//   is the device default.
+//   image_bytes, image_ring, transpose, transpose_byte_tiles (hand-picked lists), gemv_half (a sample). One JSON object
+//   per line: op, dtype, shape, config, ms, copy_ms (a copy of the bytes the call reads and writes), or error. The
+//   first line of each case is the device default.
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -385,6 +385,33 @@ void transpose_bytes_section() {
   }
 }
 
+// Byte transposes with larger tiles and sector-aligned output pieces (session 11: the seed-13 sweep's 15500 x 3187
+// matrix ran the padded 64 x 64 tile at 57% of a copy), packed.
+void transpose_byte_tiles_section() {
+  for (const auto& [rows, cols] :
+       std::vector<std::pair<std::size_t, std::size_t>>{{15500, 3187}, {14904, 3576}, {5305, 8878}, {16384, 16384}}) {
+    const std::uint64_t bytes = std::uint64_t{rows} * cols;
+    cl::Buffer in = filled(bytes), out = filled(bytes);
+    const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+    const std::size_t r = rows, c = cols;
+    std::function<void()> call = [=]() mutable { tilecl::transpose<std::uint8_t>(queue, r, c, in, 0, c, out, 0, r); };
+    std::vector<std::string> configs;
+    for (const char* rows_of : {"4", "8", "16"})
+      configs.push_back(std::string("padded TILE=64 VEC=4 WG_Y=") + rows_of + " PAD=4");
+    for (const char* rows_of : {"4", "8"})
+      configs.push_back(std::string("padded TILE=128 VEC=4 WG_Y=") + rows_of + " PAD=4");
+    for (const char* rows_of : {"8", "16"})
+      configs.push_back(std::string("padded TILE=128 VEC=8 WG_Y=") + rows_of + " PAD=8");
+    configs.push_back("padded TILE=64 VEC=8 WG_Y=8 PAD=8");
+    for (const char* rows_of : {"8", "16"})
+      configs.push_back(std::string("shifted TILE=64 VEC=4 WG_Y=") + rows_of + " PAD=4 SECTOR=32");
+    configs.push_back("shifted TILE=128 VEC=4 WG_Y=8 PAD=4 SECTOR=32");
+    configs.push_back("shifted TILE=128 VEC=4 WG_Y=8 PAD=4 SECTOR=64");
+    configs.push_back("shifted TILE=128 VEC=8 WG_Y=16 PAD=8 SECTOR=32");
+    explore(Case{"transpose", "uint8", shape, copy_ms(bytes), call}, configs);
+  }
+}
+
 // Square SGEMM on a CPU (issue 14: >= 0.9x OpenBLAS at 512..2048): the CPU kernel's grid.
 void gemm_cpu_square_section() {
   for (const std::size_t n : {512, 1024}) {
@@ -449,6 +476,7 @@ int main(int argc, char** argv) {
         {"image_ring", image_ring_section},
         {"transpose", transpose_section},
         {"transpose_bytes", transpose_bytes_section},
+        {"transpose_byte_tiles", transpose_byte_tiles_section},
         {"gemv_half", [&] { gemv_half_section(samples); }},
         {"image", [&] { image_section(samples); }}};
     for (const auto& [name, run] : all)
