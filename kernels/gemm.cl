@@ -55,9 +55,12 @@
  *                    TILE_N) * RB_WG_X, ceil(M / TILE_M) * RB_WG_Y, S) for S K-slices (launch-only).
  *                    Work-item (tx, ty) owns tile rows (i * RB_WG_Y + ty) * VEC + e and columns
  *                    (j * RB_WG_X + tx) * VEC + e.
- *   gemm_cpu         CPU-friendly (PoCL): no local memory, no barriers; each work-item computes WPT_M rows
- *                    x WPT_N contiguous columns with VEC-wide accumulators over the whole K loop (the trip
- *                    count does not depend on the id). Unaligned vector loads (vloadn): no VP, any sizes.
+ *   gemm_cpu         CPU-friendly (PoCL): no local memory, no barriers unless K_BLOCK; each work-item computes
+ *                    WPT_M rows x WPT_N contiguous columns with VEC-wide accumulators over the whole K loop
+ *                    (the trip count does not depend on the id). Unaligned vector loads (vloadn): no VP, any
+ *                    sizes. With K_BLOCK > 0, K runs in blocks with a barrier after each: PoCL runs the
+ *                    work-items of a group one after another between barriers, so the group's work-items
+ *                    (one column of them: the same columns of B) read each block of B from the L1 cache.
  *                    B is read either in place (TRANS_B = 0: rows of B, whole vectors; the vector that
  *                    crosses N and every vector of TRANS_B = 1 are gathered, slowly) or, with
  *                    USE_PACKED_B, from k-major panels written by gemm_pack_panels (the fast path on CPUs:
@@ -129,6 +132,8 @@
  *                      gemm_pack launch. Local memory and the math are the same either way.   default 1, 1
  *   USE_PACKED_B       0/1, gemm_cpu: B is op(B) in k-major panels of WPT_N columns (gemm_pack_panels),
  *                      ldb is the panel stride; TRANS_B is then ignored.                       default 0
+ *   K_BLOCK            gemm_cpu: 0, or the K steps between barriers (any positive value; every work-item of
+ *                      the launch, those past M or N included, reaches each barrier).           default 0
  *   WG_X, WG_Y         gemm_skinny_m / gemm_skinny_n work-group size (their local arrays depend
  *                      on it). WG_X * WG_Y <= max work-group size.                         default 32, 8
  *   GEMM_VARIANT       which main kernel the program contains: GEMM_ALL, GEMM_NAIVE, GEMM_TILED,
@@ -183,6 +188,9 @@
 #endif
 #ifndef WARP_N
 #define WARP_N 0
+#endif
+#ifndef K_BLOCK
+#define K_BLOCK 0
 #endif
 #ifndef USE_PACKED_B
 #define USE_PACKED_B 0
@@ -697,12 +705,15 @@ __kernel void gemm_cpu(const int M, const int N, const int K, const DTYPE alpha,
                        const int ldb, const DTYPE beta, __global DTYPE* C, const ulong c_offset, const int ldc) {
   const int n0 = (int)get_global_id(0) * WPT_N;
   const int m0 = (int)get_global_id(1) * WPT_M;
+#if K_BLOCK == 0
   if (m0 >= M || n0 >= N) return;
+#endif
   A += a_offset;
   B += b_offset;
   C += c_offset;
 #if USE_PACKED_B
-  const __global DTYPE* b_panel = B + (long)get_global_id(0) * ldb;
+  /* (with K_BLOCK, a work-item past N reads the last panel and stores nothing) */
+  const __global DTYPE* b_panel = B + (long)min((int)get_global_id(0), (N - 1) / WPT_N) * ldb;
 #else
   int whole[CPU_VN];
 #pragma unroll
@@ -718,17 +729,34 @@ __kernel void gemm_cpu(const int M, const int N, const int K, const DTYPE alpha,
 #pragma unroll
     for (int j = 0; j < CPU_VN; ++j) acc[i][j] = (VTYPE)0;
   }
-  for (int k = 0; k < K; ++k) {
-    VTYPE b[CPU_VN];
+#if K_BLOCK > 0
+  /* K in blocks with a barrier between them: PoCL runs a work-group's work-items one after another between
+   * barriers, so each block of the B vectors the group shares stays in the L1 cache while all of them use it
+   * (with no barrier, each work-item streams the whole of K from L2 in turn). Every work-item takes part. */
+  for (int kb = 0; kb < K; kb += K_BLOCK) {
+    const int k_end = min(K, kb + K_BLOCK);
+    for (int k = kb; k < k_end; ++k) {
+#else
+  {
+    for (int k = 0; k < K; ++k) {
+#endif
+      VTYPE b[CPU_VN];
 #pragma unroll
-    for (int j = 0; j < CPU_VN; ++j) b[j] = CPU_B_VECTOR(k, j);
+      for (int j = 0; j < CPU_VN; ++j) b[j] = CPU_B_VECTOR(k, j);
 #pragma unroll
-    for (int i = 0; i < WPT_M; ++i) {
-      const VTYPE a = (VTYPE)(a_row[i][TRANS_A ? k * lda : k]);
+      for (int i = 0; i < WPT_M; ++i) {
+        const VTYPE a = (VTYPE)(a_row[i][TRANS_A ? k * lda : k]);
 #pragma unroll
-      for (int j = 0; j < CPU_VN; ++j) acc[i][j] = mad(a, b[j], acc[i][j]);
+        for (int j = 0; j < CPU_VN; ++j) acc[i][j] = mad(a, b[j], acc[i][j]);
+      }
     }
+#if K_BLOCK > 0
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
   }
+#if K_BLOCK > 0
+  if (m0 >= M || n0 >= N) return;
+#endif
 #pragma unroll
   for (int i = 0; i < WPT_M; ++i) {
     const int m = m0 + i;

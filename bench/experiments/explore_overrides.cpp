@@ -421,7 +421,8 @@ void gemm_cpu_square_section() {
                       tilecl::gemm<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, tilecl::Transpose::No,
                                           n, n, n, 1.0f, a, 0, n, b, 0, n, 0.0f, c, 0, n);
                     }};
-    const Grid grid{{"USE_PACKED_B", {0, 1}}, {"WPT_N", {32, 64}}, {"WPT_M", {4, 6, 8}}, {"VEC", {16}}, {"WG_X", {1}},
+    const Grid grid{{"USE_PACKED_B", {0, 1}}, {"K_BLOCK", {0, 128}}, {"WPT_N", {32, 64}},
+                    {"WPT_M", {4, 6, 8}},     {"VEC", {16}},         {"WG_X", {1}},
                     {"WG_Y", {1, 8}}};
     explore(gemm, sample("cpu", grid, 24, 5));
   }

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "checks.hpp"
 #include "ops/gemm.hpp"
+#include "ops/gemm/shapes.hpp"
 #include "program_cache.hpp"
 #include "reference/gemm_reference.hpp"
 #include "support/fixture.hpp"
@@ -157,9 +159,15 @@ Config regblock(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, s
            {"PACK", pack}}};
 }
 Config cpu(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_t packed, std::int64_t wg_x,
-           std::int64_t wg_y) {
+           std::int64_t wg_y, std::int64_t k_block = 0) {
   return {"cpu",
-          {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"VEC", vec}, {"USE_PACKED_B", packed}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
+          {{"WPT_M", wpt_m},
+           {"WPT_N", wpt_n},
+           {"VEC", vec},
+           {"USE_PACKED_B", packed},
+           {"K_BLOCK", k_block},
+           {"WG_X", wg_x},
+           {"WG_Y", wg_y}}};
 }
 Config skinny_m(std::int64_t wpt_m, std::int64_t vec, std::int64_t wg_x, std::int64_t wg_y, std::int64_t split) {
   return {"skinny_m", {{"WPT_M", wpt_m}, {"VEC", vec}, {"WG_X", wg_x}, {"WG_Y", wg_y}, {"SPLIT", split}}};
@@ -188,7 +196,8 @@ std::vector<Config> one_per_variant() {
 }
 
 // Further valid settings of each variant: vector widths 1, 2, 4, 8, 16, padding, prefetch / double buffer /
-// neither, warp layout, odd work per item, packed and unpacked B, driver-chosen work-groups.
+// neither, warp layout, odd work per item, packed and unpacked B, driver-chosen work-groups, K in blocks with
+// barriers (K_BLOCK: blocks that do and do not divide K, work-items past M and past N taking part).
 std::vector<Config> more_settings() {
   return {naive(0, 0),
           naive(16, 16),
@@ -198,9 +207,10 @@ std::vector<Config> more_settings() {
           regblock(32, 32, 16, 4, 4, 2, 1, 0, 0, 4),
           regblock(16, 16, 4, 2, 2, 1, 1, 1, 0),
           regblock(32, 32, 8, 8, 8, 8, 0, 1, 0, 0, 1, 1),
-          cpu(3, 32, 16, 0, 0, 0),
-          cpu(2, 8, 4, 0, 8, 1),
-          cpu(1, 4, 1, 1, 1, 8),
+          cpu(3, 32, 16, 0, 0, 0, 7),
+          cpu(2, 8, 4, 0, 8, 1, 37),
+          cpu(2, 8, 4, 1, 8, 2, 5),
+          cpu(1, 4, 1, 1, 1, 8, 16),
           skinny_m(1, 4, 32, 8, 1),
           skinny_m(3, 8, 16, 2, 1),
           skinny_n(1, 1, 4, 32, 8, 1),
@@ -511,6 +521,28 @@ TEST_SUITE("ops.gemm") {
     CHECK(value(on_cpu, "VEC") == 16);
     CHECK(value(on_cpu, "WPT_N") == 64);
     CHECK(value(on_cpu, "USE_PACKED_B") == 1);
+    CHECK(value(on_cpu, "K_BLOCK") == 0);
+    // A long K against a small C: B in place; the bucket's representative shape (8192 x 64 x 8192) reads one panel
+    // of dense rows of B: no K blocks.
+    const Config deep = detail::gemm_default_config(f32, "deep", cpu_device);
+    CHECK(value(deep, "USE_PACKED_B") == 0);
+    CHECK(value(deep, "K_BLOCK") == 0);
+    // At a call's shape: blocks where the columns a group shares are sparse rows of a wide B too long for L2, none
+    // where B's rows are dense; first-use tuning times the other form second and packed panels third.
+    auto ranked_at = [&](std::uint64_t m, std::uint64_t n, std::uint64_t k) {
+      return detail::gemm::ranked_configs(f32, {m, n, k, false, false, false, {}, {}, {}}, cpu_device);
+    };
+    for (const auto& [shape, blocks] : std::vector<std::pair<std::array<std::uint64_t, 3>, std::int64_t>>{
+             {{192, 192, 8192}, 128}, {{64, 2048, 4096}, 128}, {{40, 40, 20000}, 0}, {{128, 128, 2048}, 0}}) {
+      const auto ranked = ranked_at(shape[0], shape[1], shape[2]);
+      REQUIRE(ranked.size() >= 3);
+      CHECK(ranked[0].variant == "cpu");
+      CHECK(value(ranked[0], "K_BLOCK") == blocks);
+      CHECK(ranked[1].variant == "cpu");
+      CHECK(value(ranked[1], "K_BLOCK") == (blocks == 0 ? 128 : 0));
+      CHECK(value(ranked[2], "USE_PACKED_B") == 1);  // then packed panels
+    }
+    CHECK(value(ranked_at(1000, 1000, 1000).front(), "K_BLOCK") == 0);  // medium: packed panels, no blocks
     CHECK(value(detail::gemm_default_config(f64, "large", cpu_device), "VEC") == 8);
     // m or n of 1..8 on a CPU too: the gemv kernels (PoCL: 1.1-14x faster than the CPU and skinny kernels).
     CHECK(detail::gemm_default_config(f32, "gemv-rows", cpu_device).variant == "gemv");
@@ -806,6 +838,7 @@ TEST_SUITE("ops.gemm") {
     // kernel runs clean under --data-races and the memory checks, and exact on PoCL): VEC = 1 here.
     std::vector<Config> configs = one_per_variant();
     configs.back() = skinny_n(2, 2, 1, 16, 4, 2);
+    configs.push_back(cpu(2, 8, 4, 1, 8, 2, 3));  // K in blocks: work-items past M and N reach every barrier
     for (const auto& config : configs) {
       CAPTURE(config.to_string());
       Problem p;

@@ -24,6 +24,18 @@ std::uint64_t size_bin(std::uint64_t x) {
 
 // ---- CPUs ---------------------------------------------------------------------------------------------------
 
+// gemm_cpu's K_BLOCK for B read in place: K in blocks between barriers, so that the 8 work-items of a group (PoCL runs
+// them one after another between barriers) read each block of their shared columns of B from the L1 cache instead of
+// each streaming all of K in turn. It pays where those columns are sparse rows of a wide B and too long to stay in
+// L2: PoCL on the 2-core AVX-512 VM (bench/results/pocl-cpu/session11/k-block-calls.txt, through the library):
+// 192 x 192 x 8192 11.1 -> 6.1 ms, 64 x 2048 x 4096 33.3 -> 19.0 ms; but 40 x 40 x 20000 (B's rows are dense: one
+// group, prefetched streams) 3.1 -> 4.0 ms and 128 x 128 x 2048 1.17 -> 1.32 ms.
+constexpr std::int64_t kCpuKBlock = 128;
+std::int64_t cpu_k_block(const DTypeInfo& dtype, const KernelProblem& p, std::int64_t wpt_n) {
+  const double columns_bytes = static_cast<double>(p.k) * static_cast<double>(wpt_n * dtype.size);
+  return columns_bytes >= 0x1p20 && p.n >= 2 * static_cast<std::uint64_t>(wpt_n) ? kCpuKBlock : 0;
+}
+
 // Measured with PoCL on AVX-512 (docs/notes/gemm.md): one SIMD register per vector, 6 rows x 4 vectors of
 // accumulators where there are 32 vector registers (native float width 16), 6 x 2 where there are 16; B packed into
 // k-major panels; a work-group along M so neighbours share a panel in cache. Work-group sizes are fixed, never the
@@ -34,10 +46,15 @@ Config cpu_default(const DTypeInfo& dtype, const std::string& category, const De
   while (vec * 2 <= std::min<std::int64_t>(16, native)) vec *= 2;
   const std::int64_t vectors = device.native_vector_width_float >= 16 ? 4 : 2;
   auto cpu_config = [vec](std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t packed, std::int64_t wg_x,
-                          std::int64_t wg_y) {
-    return Config{
-        "cpu",
-        {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"VEC", vec}, {"USE_PACKED_B", packed}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
+                          std::int64_t wg_y, std::int64_t k_block = 0) {
+    return Config{"cpu",
+                  {{"WPT_M", wpt_m},
+                   {"WPT_N", wpt_n},
+                   {"VEC", vec},
+                   {"USE_PACKED_B", packed},
+                   {"K_BLOCK", k_block},
+                   {"WG_X", wg_x},
+                   {"WG_Y", wg_y}}};
   };
   if (category == "small") return cpu_config(4, 2 * vec, 0, 1, 8);  // one launch: packing costs as much as the product
   // Memory-bound shapes read the large operand once, in place: rows of B (WPT_M covers the few rows of C) ...
@@ -48,7 +65,8 @@ Config cpu_default(const DTypeInfo& dtype, const std::string& category, const De
   if (category == "gemv-dots")
     return {"skinny_n", {{"WPT_M", 4}, {"WPT_N", 1}, {"VEC", vec}, {"WG_X", 8}, {"WG_Y", 1}, {"SPLIT", 1}}};
   if (category == "skinny-dots") return cpu_config(8, vec, 0, 1, 8);
-  // Few rows or columns of C against a long K: packing B costs more than its reuse saves.
+  // Few rows or columns of C against a long K: packing B costs more than its reuse saves. B is read in place; K in
+  // blocks or not by the call's shape (cpu_k_block, in ranked_configs).
   if (category == "deep") return cpu_config(6, vectors * vec, 0, 1, 8);
   return cpu_config(6, vectors * vec, 1, 1, 8);
 }
@@ -227,7 +245,20 @@ std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& 
   const bool cpu = device.is_cpu() || !device.local_memory_is_dedicated;
   std::vector<Config> ranked;
   if (cpu) {
-    ranked.push_back(cpu_default(dtype, category, device));
+    Config first = cpu_default(dtype, category, device);
+    if (category == "deep") {
+      // K in blocks or not, by the shape; first-use tuning times the other form, then packed panels, which won
+      // where C is larger (500 x 300 x 3000: 9.2 ms against 11.7 in place; 64 x 2048 x 4096: 22.2 against 19.0).
+      Config other = first, packed = first;
+      first.values["K_BLOCK"] = cpu_k_block(dtype, p, first.value("WPT_N"));
+      other.values["K_BLOCK"] = first.value("K_BLOCK") == 0 ? kCpuKBlock : 0;
+      packed.values["USE_PACKED_B"] = 1;
+      ranked.push_back(std::move(first));
+      ranked.push_back(std::move(other));
+      ranked.push_back(std::move(packed));
+    } else {
+      ranked.push_back(std::move(first));
+    }
   } else {
     if (is_skinny(category)) ranked = skinny_configs(dtype, category, p, device);
     for (auto& config : regblock_ranked(dtype, p, device)) ranked.push_back(std::move(config));

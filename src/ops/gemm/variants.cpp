@@ -85,7 +85,8 @@ VariantDescriptor<CpuParams> cpu_variant() {
   using P = CpuParams;
   return {"cpu",
           "gemm_cpu",
-          {F{"USE_PACKED_B", &P::packed_b, ParameterKind::Build, {1, 0}, 0, 1},
+          {F{"K_BLOCK", &P::k_block, ParameterKind::Build, {0, 128, 64, 256}, 0, 4096},
+           F{"USE_PACKED_B", &P::packed_b, ParameterKind::Build, {1, 0}, 0, 1},
            F{"WPT_N", &P::wpt_n, ParameterKind::Build, {64, 32, 16}, 1, 128},
            F{"WPT_M", &P::wpt_m, ParameterKind::Build, {6, 4, 8, 1}, 1, 16},
            F{"VEC", &P::vec, ParameterKind::Build, {16, 8, 4}, 1, 16},

@@ -19,7 +19,7 @@ struct TiledParams {
   std::int64_t tile = 16, pad = 1;
 };
 struct CpuParams {
-  std::int64_t wpt_m = 4, wpt_n = 16, vec = 8, packed_b = 0, wg_x = 1, wg_y = 8;
+  std::int64_t wpt_m = 4, wpt_n = 16, vec = 8, packed_b = 0, k_block = 0, wg_x = 1, wg_y = 8;
 };
 struct SkinnyParams {  // skinny_m ignores wpt_n
   std::int64_t wpt_m = 1, wpt_n = 1, vec = 4, wg_x = 32, wg_y = 8, split = 1;
