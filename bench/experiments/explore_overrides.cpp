@@ -362,54 +362,51 @@ void transpose_section() {
   }
 }
 
-// Byte transposes (issue 14: uint8 reached 64% of a copy at worst in sweep seed 4, 14904 x 3576): the bytes kernel's
-// tile, rows, sector and padding, beside the padded tile with 16-byte rows and the register block.
-void transpose_bytes_section() {
-  for (const auto& [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{
-           {14904, 3576}, {3576, 14904}, {5305, 8878}, {16384, 16384}, {8191, 8193}}) {
+// Packed uint8 transposes of each shape under each configuration (the device default first).
+void explore_byte_transposes(const std::vector<std::pair<std::size_t, std::size_t>>& shapes,
+                             const std::vector<std::string>& configs) {
+  for (const auto& [rows, cols] : shapes) {
     const std::uint64_t bytes = std::uint64_t{rows} * cols;
     cl::Buffer in = filled(bytes), out = filled(bytes);
     const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
     const std::size_t r = rows, c = cols;
     std::function<void()> call = [=]() mutable { tilecl::transpose<std::uint8_t>(queue, r, c, in, 0, c, out, 0, r); };
-    std::vector<std::string> configs;
-    for (const std::string tile : {"64", "128"})
-      for (const std::string rows_of : {"4", "8", "16"})
-        for (const std::string sector : {"32", "64"})
-          configs.push_back("bytes TILE=" + tile + " WG_Y=" + rows_of + " PAD=1 SECTOR=" + sector);
-    configs.push_back("bytes TILE=64 WG_Y=8 PAD=2 SECTOR=32");
-    configs.push_back("padded TILE=64 VEC=16 WG_Y=16 PAD=4");
-    configs.push_back("padded TILE=64 VEC=4 WG_Y=8 PAD=4");
-    configs.push_back("block VEC=16 USE_SHUFFLE=1 WG_X=16 WG_Y=8");
     explore(Case{"transpose", "uint8", shape, copy_ms(bytes), call}, configs);
   }
 }
 
+// Byte transposes (issue 14: uint8 reached 64% of a copy at worst in sweep seed 4, 14904 x 3576): the bytes kernel's
+// tile, rows, sector and padding, beside the padded tile with 16-byte rows and the register block.
+void transpose_bytes_section() {
+  std::vector<std::string> configs;
+  for (const std::string tile : {"64", "128"})
+    for (const std::string rows_of : {"4", "8", "16"})
+      for (const std::string sector : {"32", "64"})
+        configs.push_back("bytes TILE=" + tile + " WG_Y=" + rows_of + " PAD=1 SECTOR=" + sector);
+  configs.push_back("bytes TILE=64 WG_Y=8 PAD=2 SECTOR=32");
+  configs.push_back("padded TILE=64 VEC=16 WG_Y=16 PAD=4");
+  configs.push_back("padded TILE=64 VEC=4 WG_Y=8 PAD=4");
+  configs.push_back("block VEC=16 USE_SHUFFLE=1 WG_X=16 WG_Y=8");
+  explore_byte_transposes({{14904, 3576}, {3576, 14904}, {5305, 8878}, {16384, 16384}, {8191, 8193}}, configs);
+}
+
 // Byte transposes with larger tiles and sector-aligned output pieces (session 11: the seed-13 sweep's 15500 x 3187
-// matrix ran the padded 64 x 64 tile at 57% of a copy), packed.
+// matrix ran the padded 64 x 64 tile at 57% of a copy).
 void transpose_byte_tiles_section() {
-  for (const auto& [rows, cols] :
-       std::vector<std::pair<std::size_t, std::size_t>>{{15500, 3187}, {14904, 3576}, {5305, 8878}, {16384, 16384}}) {
-    const std::uint64_t bytes = std::uint64_t{rows} * cols;
-    cl::Buffer in = filled(bytes), out = filled(bytes);
-    const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
-    const std::size_t r = rows, c = cols;
-    std::function<void()> call = [=]() mutable { tilecl::transpose<std::uint8_t>(queue, r, c, in, 0, c, out, 0, r); };
-    std::vector<std::string> configs;
-    for (const char* rows_of : {"4", "8", "16"})
-      configs.push_back(std::string("padded TILE=64 VEC=4 WG_Y=") + rows_of + " PAD=4");
-    for (const char* rows_of : {"4", "8"})
-      configs.push_back(std::string("padded TILE=128 VEC=4 WG_Y=") + rows_of + " PAD=4");
-    for (const char* rows_of : {"8", "16"})
-      configs.push_back(std::string("padded TILE=128 VEC=8 WG_Y=") + rows_of + " PAD=8");
-    configs.push_back("padded TILE=64 VEC=8 WG_Y=8 PAD=8");
-    for (const char* rows_of : {"8", "16"})
-      configs.push_back(std::string("shifted TILE=64 VEC=4 WG_Y=") + rows_of + " PAD=4 SECTOR=32");
-    configs.push_back("shifted TILE=128 VEC=4 WG_Y=8 PAD=4 SECTOR=32");
-    configs.push_back("shifted TILE=128 VEC=4 WG_Y=8 PAD=4 SECTOR=64");
-    configs.push_back("shifted TILE=128 VEC=8 WG_Y=16 PAD=8 SECTOR=32");
-    explore(Case{"transpose", "uint8", shape, copy_ms(bytes), call}, configs);
-  }
+  std::vector<std::string> configs;
+  for (const char* rows_of : {"4", "8", "16"})
+    configs.push_back(std::string("padded TILE=64 VEC=4 WG_Y=") + rows_of + " PAD=4");
+  for (const char* rows_of : {"4", "8"})
+    configs.push_back(std::string("padded TILE=128 VEC=4 WG_Y=") + rows_of + " PAD=4");
+  for (const char* rows_of : {"8", "16"})
+    configs.push_back(std::string("padded TILE=128 VEC=8 WG_Y=") + rows_of + " PAD=8");
+  configs.push_back("padded TILE=64 VEC=8 WG_Y=8 PAD=8");
+  for (const char* rows_of : {"8", "16"})
+    configs.push_back(std::string("shifted TILE=64 VEC=4 WG_Y=") + rows_of + " PAD=4 SECTOR=32");
+  configs.push_back("shifted TILE=128 VEC=4 WG_Y=8 PAD=4 SECTOR=32");
+  configs.push_back("shifted TILE=128 VEC=4 WG_Y=8 PAD=4 SECTOR=64");
+  configs.push_back("shifted TILE=128 VEC=8 WG_Y=16 PAD=8 SECTOR=32");
+  explore_byte_transposes({{15500, 3187}, {14904, 3576}, {5305, 8878}, {16384, 16384}}, configs);
 }
 
 // Square SGEMM on a CPU (issue 14: >= 0.9x OpenBLAS at 512..2048): the CPU kernel's grid.
