@@ -190,9 +190,14 @@ cl::Event run_gemm_batched(const Config* config, cl::CommandQueue& queue, const 
   check_vector_sizes(call);
   if (call.m == 0 || call.n == 0 || call.batch == 0) return cl::Event();
   const auto target = queue_target(op, queue);
-  validate_batched<T>(target, call);
+  // Evenly spaced offsets are validated as the strided call they describe, and run as it (no table to upload)
+  // when the scalars are uniform too.
+  BatchedCall<T> strided;
+  const bool regular = evenly_spaced(call, strided);
+  validate_batched<T>(target, regular ? strided : call);
   check_wait_list(op, wait, target.context);
-  return enqueue_batched<T>(target, queue, resolve_config(target, call, config), call, wait, events);
+  const BatchedCall<T>& run = regular && uniform_scalars(call) ? strided : call;
+  return enqueue_batched<T>(target, queue, resolve_config(target, run, config), run, wait, events);
 }
 
 template cl::Event run_gemm_batched<float>(const Config*, cl::CommandQueue&, const BatchedCall<float>&,

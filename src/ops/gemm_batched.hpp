@@ -35,6 +35,9 @@ struct BatchedCall {
   const std::vector<std::size_t>* c_offsets = nullptr;
   const std::vector<Scalar>* alphas = nullptr;
   const std::vector<Scalar>* betas = nullptr;
+  // A gemm_batched call whose listed offsets were evenly spaced, carried as a strided one (errors still name
+  // gemm_batched).
+  bool listed = false;
 
   bool per_matrix() const { return a_offsets != nullptr; }
 };

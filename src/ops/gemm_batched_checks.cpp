@@ -76,7 +76,7 @@ void check_c_matrices_disjoint(const std::string& op, const BatchedCall<T>& call
     return;
   }
   std::vector<std::uint64_t> starts(call.c_offsets->begin(), call.c_offsets->end());
-  std::sort(starts.begin(), starts.end());
+  if (!std::is_sorted(starts.begin(), starts.end())) std::sort(starts.begin(), starts.end());
   for (std::size_t i = 0; i < starts.size(); ++i)
     for (std::size_t j = i + 1; j < starts.size() && starts[j] - starts[i] < c.span; ++j)
       if (copies_share_element(starts[j] - starts[i], lines, length, c.ld)) throw_c_overlap(op, starts[i], starts[j]);
@@ -108,7 +108,7 @@ void check_c_apart_from(const std::string& op, const BatchedCall<T>& call, char 
   const auto [c_root, c_base] = buffer_origin(*c.buffer);
   if (input_root != c_root) return;
   std::vector<Range> inputs = ranges_of(call, which, input, input_base);
-  std::sort(inputs.begin(), inputs.end());
+  if (!std::is_sorted(inputs.begin(), inputs.end())) std::sort(inputs.begin(), inputs.end());
   std::vector<std::uint64_t> furthest_end(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i)
     furthest_end[i] = std::max(inputs[i].end, i > 0 ? furthest_end[i - 1] : 0);

@@ -18,7 +18,43 @@ namespace tilecl::detail {
 // The op a call reports in its errors: "gemm_batched" (per-matrix offsets) or "gemm_strided_batched".
 template <typename T>
 const char* batched_op_name(const BatchedCall<T>& call) {
-  return call.per_matrix() ? "gemm_batched" : "gemm_strided_batched";
+  return call.per_matrix() || call.listed ? "gemm_batched" : "gemm_strided_batched";
+}
+
+// A gemm_batched call whose offsets are evenly spaced (matrix i of each operand at first + i * stride, stride >= 0)
+// as the strided call with the same matrices, its alpha and beta the first matrix's (listed = true); false when
+// any operand's offsets are not. Validating that form costs O(1) per operand instead of sorting the offsets.
+template <typename T>
+bool evenly_spaced(const BatchedCall<T>& call, BatchedCall<T>& strided) {
+  const auto spacing = [&](const std::vector<std::size_t>& offsets, std::uint64_t& first, std::uint64_t& stride) {
+    first = offsets[0];
+    stride = offsets.size() > 1 && offsets[1] >= offsets[0] ? offsets[1] - offsets[0] : 0;
+    bool regular = true;
+    for (std::size_t i = 1; i < offsets.size(); ++i) regular &= offsets[i] == offsets[i - 1] + stride;
+    return regular;  // a sum that wraps past 2^64 makes the strided form's last extent overflow: refused there
+  };
+  if (!call.per_matrix() || call.batch == 0) return false;
+  strided = call;
+  if (!spacing(*call.a_offsets, strided.a_offset, strided.stride_a) ||
+      !spacing(*call.b_offsets, strided.b_offset, strided.stride_b) ||
+      !spacing(*call.c_offsets, strided.c_offset, strided.stride_c))
+    return false;
+  strided.a_offsets = strided.b_offsets = strided.c_offsets = nullptr;
+  strided.alphas = strided.betas = nullptr;
+  strided.alpha = (*call.alphas)[0], strided.beta = (*call.betas)[0];
+  strided.listed = true;
+  return true;
+}
+
+// Whether every matrix has the same alpha and the same beta (a NaN makes them differ: the table keeps it exact).
+template <typename T>
+bool uniform_scalars(const BatchedCall<T>& call) {
+  const auto uniform = [](const auto& values) {
+    bool same = true;
+    for (const auto& value : values) same &= value == values[0];
+    return same;
+  };
+  return !call.per_matrix() || (uniform(*call.alphas) && uniform(*call.betas));
 }
 
 // Elements a stored matrix spans from its offset: (lines - 1) * ld + line, where a RowMajor rows x cols matrix

@@ -34,14 +34,17 @@ struct Problem {
   double alpha = 1.0, beta = 0.0;
   std::size_t ld_extra = 0, gap = 0, first = 0;
   bool per_matrix = false;
-  bool shared_a = false;  // stride_a = 0: every product uses the first A
+  bool shared_a = false;      // stride_a = 0: every product uses the first A
+  bool in_order = false;      // gemm_batched: offsets evenly spaced in matrix order (not shuffled)
+  bool same_scalars = false;  // gemm_batched: every matrix with the problem's alpha and beta
 
   std::string describe() const {
     return std::string(per_matrix ? "offsets " : "strided ") + (layout == Layout::RowMajor ? "row " : "col ") +
            (trans_a == Transpose::Yes ? "T" : "N") + (trans_b == Transpose::Yes ? "T" : "N") + " " +
            std::to_string(batch) + "x" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
            " alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) + " ld+" + std::to_string(ld_extra) +
-           " gap " + std::to_string(gap) + (shared_a ? " shared A" : "");
+           " gap " + std::to_string(gap) + (shared_a ? " shared A" : "") + (in_order ? " in order" : "") +
+           (same_scalars ? " same scalars" : "");
   }
 };
 
@@ -71,7 +74,7 @@ Operand operand(const Problem& p, reference::Extent extent, std::size_t count, s
   o.span = reference::required_elements(layout, extent, o.ld);
   std::vector<std::size_t> slots(count);
   std::iota(slots.begin(), slots.end(), 0);
-  if (p.per_matrix)
+  if (p.per_matrix && !p.in_order)
     std::rotate(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(order_salt % count),
                 slots.end());  // matrix i sits in slot (i + salt) % count: offsets out of order
   for (std::size_t i = 0; i < count; ++i) o.offsets.push_back(p.first + slots[i] * (o.span + p.gap));
@@ -82,7 +85,7 @@ Operand operand(const Problem& p, reference::Extent extent, std::size_t count, s
 // several matrices; the problem's own for the strided call.
 std::vector<double> scalars(const Problem& p, double base, std::size_t zero_at) {
   std::vector<double> values(p.batch, base);
-  if (!p.per_matrix) return values;
+  if (!p.per_matrix || p.same_scalars) return values;
   for (std::size_t i = 0; i < p.batch; ++i) values[i] = base * (1.0 + 0.25 * static_cast<double>(i % 3));
   if (p.batch > 2) values[zero_at % p.batch] = 0.0;
   return values;
@@ -384,6 +387,56 @@ TEST_SUITE("ops.gemm_batched") {
         .wait();
     test::check_all_close(d.read(), std::vector<double>(want.begin(), want.end()), 1e-5, "interleaved C, offsets");
     d.check_guards("interleaved C, offsets");
+  }
+
+  TEST_CASE("gemm_batched: evenly spaced offsets run as a strided batch when the scalars are uniform") {
+    Problem p;
+    p.batch = 9, p.m = 7, p.n = 5, p.k = 6, p.alpha = 1.5, p.beta = 0.5, p.gap = 2;
+    p.per_matrix = true, p.in_order = true, p.trans_a = Transpose::Yes;
+    for (bool same : {true, false})
+      for (bool shared_a : {false, true}) {
+        p.same_scalars = same, p.shared_a = shared_a;
+        check_batched<float>(nullptr, p);
+      }
+    // Commands enqueued: the kernel alone (strided form), or the table's upload and the kernel.
+    const std::size_t m = 3, n = 4, k = 2, batch = 5;
+    cl::Buffer a(device().context, CL_MEM_READ_WRITE, batch * m * k * sizeof(float));
+    cl::Buffer b(device().context, CL_MEM_READ_WRITE, batch * k * n * sizeof(float));
+    cl::Buffer c(device().context, CL_MEM_READ_WRITE, batch * m * n * sizeof(float));
+    std::vector<std::size_t> a_offsets, b_offsets, c_offsets, shuffled_c;
+    for (std::size_t i = 0; i < batch; ++i)
+      a_offsets.push_back(i * m * k), b_offsets.push_back(i * k * n), c_offsets.push_back(i * m * n);
+    shuffled_c = {c_offsets[2], c_offsets[0], c_offsets[4], c_offsets[1], c_offsets[3]};
+    std::vector<float> ones(batch, 1.0f), zeros(batch, 0.0f), varied{1.0f, 2.0f, 1.0f, 1.0f, 1.0f};
+    const auto commands = [&](const std::vector<float>& alphas, const std::vector<std::size_t>& c_at) {
+      detail::BatchedCall<float> call;
+      call.m = m, call.n = n, call.k = k, call.batch = batch;
+      call.a = &a, call.b = &b, call.c = &c, call.lda = k, call.ldb = n, call.ldc = n;
+      call.a_offsets = &a_offsets, call.b_offsets = &b_offsets, call.c_offsets = &c_at;
+      call.alphas = &alphas, call.betas = &zeros;
+      std::vector<cl::Event> events;
+      detail::run_gemm_batched<float>(nullptr, device().queue, call, nullptr, &events).wait();
+      return events.size();
+    };
+    CHECK(commands(ones, c_offsets) == 1);
+    CHECK(commands(varied, c_offsets) == 2);
+    CHECK(commands(ones, shuffled_c) == 2);
+    // Evenly spaced C matrices that overlap (stride 0, then a stride shorter than a matrix) are refused by
+    // gemm_batched's name.
+    for (std::size_t stride : {std::size_t(0), std::size_t(5)}) {
+      std::vector<std::size_t> overlapping;
+      for (std::size_t i = 0; i < batch; ++i) overlapping.push_back(i * stride);
+      CAPTURE(stride);
+      try {
+        gemm_batched<float>(device().queue, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, ones, a, a_offsets,
+                            k, b, b_offsets, n, zeros, c, overlapping, n);
+        FAIL("overlapping C matrices were accepted");
+      } catch (const Error& error) {
+        CHECK(error.op() == "gemm_batched");
+        CHECK(error.argument() == "c");
+        CHECK(error.status() == CL_MEM_COPY_OVERLAP);
+      }
+    }
   }
 
   TEST_CASE("gemm_batched: both kernels, strided and with offsets, at tiny sizes (also run under oclgrind)") {
