@@ -76,7 +76,7 @@ SweepPoint measure(BenchContext& context, const GemmShape& s) {
       gemm<T>(queue, s.layout, s.trans_a, s.trans_b, s.m, s.n, s.k, T(1), a, 0, s.lda, b, 0, s.ldb, T(0.5), c, 0,
               s.ldc);
     });
-    const auto choice = tuning::parameters_for(queue, "gemm", p.dtype, s.key());
+    const auto choice = tuning::parameters_for(queue, "gemm", p.dtype, s.tuning_shape());
     p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
 #ifdef TILECL_HAVE_CLBLAST
     p.peer = "CLBlast";

@@ -148,7 +148,7 @@ SweepPoint measure(BenchContext& context, const GemmShape& s, std::mt19937_64& v
     const cl::Buffer a_buffer = device_copy(context, a.stored), b_buffer = device_copy(context, b.stored);
     cl::Buffer c_buffer = device_copy(context, c.stored);
     p.ours_ms = median_host_ms(&queue, [&] { call<T>(queue, s, alpha, a_buffer, b_buffer, beta, c_buffer); });
-    const auto choice = tuning::parameters_for(queue, "gemm_mma", p.dtype, s.key());
+    const auto choice = tuning::parameters_for(queue, "gemm_mma", p.dtype, s.tuning_shape());
     p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
 
     p.peer = "float gemm";  // tilecl's own FP32 path

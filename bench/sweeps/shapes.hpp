@@ -60,11 +60,16 @@ struct GemmShape {
            (trans_a == Transpose::Yes ? "T" : "N") + (trans_b == Transpose::Yes ? "T" : "N") +
            (layout == Layout::RowMajor ? ":row" : ":col");
   }
+  bool padded() const {
+    return lda != minimal_ld(a_rows(), a_cols()) || ldb != minimal_ld(b_rows(), b_cols()) || ldc != minimal_ld(m, n);
+  }
   // key(), with ":ld+" when a leading dimension is padded.
-  std::string text() const {
-    const bool padded =
-        lda != minimal_ld(a_rows(), a_cols()) || ldb != minimal_ld(b_rows(), b_cols()) || ldc != minimal_ld(m, n);
-    return padded ? key() + ":ld+" : key();
+  std::string text() const { return padded() ? key() + ":ld+" : key(); }
+  // key() with the leading dimensions when one is padded: the shape whose choice a call of this shape gets
+  // (half / bfloat16 / TF32 classes depend on them).
+  std::string tuning_shape() const {
+    if (!padded()) return key();
+    return key() + ":lda=" + std::to_string(lda) + ":ldb=" + std::to_string(ldb) + ":ldc=" + std::to_string(ldc);
   }
 };
 

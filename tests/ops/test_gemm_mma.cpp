@@ -27,6 +27,7 @@
 #include "tilecl/error.hpp"
 #include "tilecl/gemm.hpp"
 #include "tilecl/tuning.hpp"
+#include "tuning/op_registry.hpp"
 
 using namespace tilecl;
 using tilecl::detail::Config;
@@ -535,15 +536,15 @@ TEST_SUITE("ops.gemm_mma") {
       CHECK(ranked.back().variant == "portable");                                   // the fallback, always there
       const Config small_first = mma::ranked_configs(info, small, hopper).front();  // more work-groups than one
       CHECK((small_first.value("TILE_M") == 64 && small_first.value("TILE_N") == 64));
-      // With tensor cores: via_float is timed second in TF32 mode for products up to 2^31 multiply-adds (float gemm
-      // in place against the tensor-core kernel's few work-groups) and for half products of at most 8 rows or
-      // columns (gemv<half>).
+      // With tensor cores: via_float is timed second for products up to 2^31 multiply-adds (float gemm against the
+      // tensor-core kernel's few work-groups) and for half products of at most 8 rows or columns whatever their size
+      // (gemv<half>).
       const auto gemv_shaped = mma::ranked_configs(info, problem_of(8192, 1, 8192), hopper);
       CHECK(gemv_shaped.front().variant == "mma");
-      CHECK((gemv_shaped[1].variant == "via_float") == (format != Format::BF16));
+      CHECK(gemv_shaped[1].variant == "via_float");
       const auto mid_size = mma::ranked_configs(info, problem_of(2750, 26, 4733), hopper);
       CHECK(mid_size.front().variant == "mma");
-      CHECK((mid_size[1].variant == "via_float") == (format == Format::TF32));
+      CHECK(mid_size[1].variant == "via_float");
       for (const auto& config : ranked) CHECK(config.variant != "via_float");  // 4096^3: the tensor cores alone
       const auto tall = mma::ranked_configs(info, problem_of(1 << 20, 4, 4096), hopper);  // 2^34 multiply-adds
       CHECK((tall[1].variant == "via_float") == (format == Format::F16));                 // gemv-shaped half only
@@ -588,6 +589,39 @@ TEST_SUITE("ops.gemm_mma") {
     CHECK(mma::make_plan(tf32, sync(64, 64, 16, 2, 2, 3), p, true).a.packed);
     p.k = 0;  // nothing is read: nothing packed
     CHECK(mma::make_plan(tf32, sync(64, 64, 16, 2, 2, 3), p, true).workspace == 0);
+  }
+
+  TEST_CASE("gemm_mma: the packing splits a shape class: tuning keys and timing follow the call's leading dimensions") {
+    const auto& f16 = mma::format_info(Format::F16);
+    const cl::Buffer* none = nullptr;
+    detail::gemm::KernelProblem p{100, 60, 50, false, true, false, {none, 0, 56}, {none, 4, 50}, {none, 0, 60}};
+    CHECK(mma::packed_operands(f16, p) == 2u);  // B's offset 4 is not a multiple of 8 halves
+    p.a.ld = 57;
+    CHECK(mma::packed_operands(f16, p) == 3u);
+    p.a.ld = 0, p.b.offset = 0, p.b.ld = 0;  // no leading dimensions: the minimal ones, k = 50 and k = 50
+    CHECK(mma::packed_operands(f16, p) == 3u);
+    p.k = 64;
+    CHECK(mma::packed_operands(f16, p) == 0u);
+    p.k = 0;
+    CHECK(mma::packed_operands(f16, p) == 0u);  // nothing is read
+    // Shapes name their leading dimensions; the key's class gets the packing.
+    const auto& op = detail::find_tunable_op("gemm_mma");
+    const auto bucket = [&](const char* shape) { return op.make_subject("half", shape)->key().bucket; };
+    const std::string aligned = bucket("128x120x88:TN");  // A is 88 x 128, B 88 x 120: rows on 16 bytes
+    CHECK(aligned.find(":pack") == std::string::npos);
+    CHECK(bucket("128x120x88:TN:lda=133") == aligned + ":pack-a");
+    CHECK(bucket("128x120x88:TN:ldb=121:row") == aligned + ":pack-b");
+    CHECK(bucket("128x120x85:NN") == bucket("128x120x85:NN:lda=85"));
+    CHECK(bucket("128x120x85:NN").find(":pack-a") != std::string::npos);
+    CHECK(detail::gemm::parse_shape("7x8x9:NT:col:lda=20:ldb=30:ldc=40").c.ld == 40);
+    for (const char* bad : {"7x8x9:lda=", "7x8x9:ldd=4", "7x8x9:lda=x", "7x8x9:lda=0"})
+      CHECK_THROWS_AS(detail::gemm::parse_shape(bad), Error);
+    // The subject times its packing: a packed class verifies and runs through the pack on this device.
+    auto subject = op.make_subject("half", "40x24x33:NN:ldb=29");
+    subject->prepare(device().queue, 5);
+    const Config portable = mma::ranked_configs(f16, problem_of(40, 24, 33), *device().info).back();
+    CHECK(subject->verify(device().queue, portable) == "");
+    CHECK(!subject->run(device().queue, portable).empty());
   }
 
   TEST_CASE("gemm_mma: via_float plans place the widened operands and the product on 64-float boundaries") {

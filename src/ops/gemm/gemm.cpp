@@ -133,7 +133,8 @@ std::vector<TunableOp> gemm_tunable_ops() {
   op.description = {gemm::kOp,
                     gemm::kFamily,
                     {"float", "double"},
-                    "MxNxK[:NN|NT|TN|TT][:row|col] (m, n, k as in BLAS; transposes of A and B; layout), e.g. "
+                    "MxNxK[:NN|NT|TN|TT][:row|col][:lda=N][:ldb=N][:ldc=N] (m, n, k as in BLAS; transposes of A "
+                    "and B; layout; leading dimensions, which float and double classes ignore), e.g. "
                     "4096x4096x4096 or 1x4096x4096:NT; tuned per shape class (category, sizes in powers of four, "
                     "transposes); categories: " +
                         gemm::category_list(),

@@ -7,6 +7,7 @@
 
 #include "ops/gemm/mma.hpp"
 #include "ops/gemm/mma_enqueue.hpp"
+#include "ops/gemm/mma_plan.hpp"
 #include "ops/gemm/plan.hpp"
 #include "ops/gemm/shapes.hpp"
 #include "ops/op_frame.hpp"
@@ -36,7 +37,9 @@ struct MmaGemmOp {
   }
   ShapeKey shape_key(const Call& c) const {
     const KernelProblem p = row_major(c.call);
-    return {"gemm_mma", format().dtype->name, class_code(p), program_code(p)};
+    // The packing splits a class (mma_subject.cpp: a class's choice is timed with its calls' packing).
+    return {"gemm_mma", format().dtype->name, class_code(p) | std::uint64_t{packed_operands(format(), p)} << 24,
+            program_code(p)};
   }
   std::unique_ptr<TuningSubject> subject(const Call& c) const { return make_subject(format(), row_major(c.call)); }
   cl::Event enqueue(const QueueTarget& target, cl::CommandQueue& queue, Resolved& resolved, const Call& c,
@@ -88,8 +91,10 @@ std::vector<TunableOp> gemm_mma_tunable_ops() {
   op.description = {"gemm_mma",
                     "gemm_mma",
                     {"half", "bfloat16", "tf32"},
-                    "MxNxK[:NN|NT|TN|TT][:row|col], as gemm: half and bfloat16 gemm, and float gemm in TF32 mode "
-                    "(tensor cores on NVIDIA GPUs of compute capability 8.0 and newer, a portable kernel elsewhere)",
+                    "MxNxK[:NN|NT|TN|TT][:row|col][:lda=N][:ldb=N][:ldc=N], as gemm: half and bfloat16 gemm, and "
+                    "float gemm in TF32 mode (tensor cores on NVIDIA GPUs of compute capability 8.0 and newer, a "
+                    "portable kernel elsewhere); tuned per gemm shape class and per operand the tensor-core kernel "
+                    "packs (leading dimension or offset off 16 bytes; leading dimensions default to the minimal)",
                     {"4096x4096x4096", "1024x1024x1024"}};
   op.make_subject = [](const std::string& dtype, const std::string& shape) {
     const gemm::mma::FormatInfo* format = gemm::mma::format_named(dtype);

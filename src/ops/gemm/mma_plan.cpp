@@ -23,8 +23,9 @@ void plan_packing(const FormatInfo& format, Plan& plan) {
   plan.b.cols = p.trans_b ? p.k : p.n;
   if (plan.variant != "mma" || p.k == 0) return;
   const auto chunk = static_cast<std::uint64_t>(format.chunk);
-  auto place = [&](StoredOperand& stored, const Operand& operand) {
-    stored.packed = operand.ld % chunk != 0 || operand.offset % chunk != 0;
+  const unsigned packed = packed_operands(format, p);
+  auto place = [&](StoredOperand& stored, unsigned bit) {
+    stored.packed = (packed & bit) != 0;
     if (!stored.packed) return;
     stored.packed_ld = round_up(stored.cols, chunk);
     const std::uint64_t elements = stored.rows * stored.packed_ld;
@@ -35,8 +36,8 @@ void plan_packing(const FormatInfo& format, Plan& plan) {
     stored.at = plan.workspace;
     plan.workspace += round_up(elements, 64);
   };
-  place(plan.a, p.a);
-  place(plan.b, p.b);
+  place(plan.a, 1u);
+  place(plan.b, 2u);
 }
 
 // 1'. via_float: float copies of the stored A and B with rows padded to 16 floats (64 bytes: aligned vector loads for
@@ -84,6 +85,16 @@ void plan_geometry(const Config& config, Plan& plan) {
 }
 
 }  // namespace
+
+unsigned packed_operands(const FormatInfo& format, const KernelProblem& p) {
+  if (p.k == 0) return 0;
+  const auto chunk = static_cast<std::uint64_t>(format.chunk);
+  const auto packs = [chunk](const Operand& operand, std::uint64_t cols) {
+    const std::uint64_t ld = operand.ld > 0 ? operand.ld : cols;
+    return ld % chunk != 0 || operand.offset % chunk != 0;
+  };
+  return (packs(p.a, p.trans_a ? p.m : p.k) ? 1u : 0u) | (packs(p.b, p.trans_b ? p.k : p.n) ? 2u : 0u);
+}
 
 Plan make_plan(const FormatInfo& format, const Config& config, const KernelProblem& problem, bool use_ptx) {
   Plan plan;

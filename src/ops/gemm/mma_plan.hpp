@@ -49,6 +49,10 @@ struct Plan {
 // not run its PTX. Throws tilecl::Error when a packed operand would exceed the kernels' 32-bit index range.
 Plan make_plan(const FormatInfo& format, const Config& config, const KernelProblem& problem, bool use_ptx);
 
+// Which operands of the problem the tensor-core kernel packs (its rows must start on 16-byte boundaries): bit 0 A,
+// bit 1 B; 0 when k is 0. A leading dimension of 0 (a tuning shape that names none) means the minimal one.
+unsigned packed_operands(const FormatInfo& format, const KernelProblem& problem);
+
 // Whether the plan's workspace fits the device (one allocation, and 32-bit indices in the kernels). A via_float
 // plan that does not runs the portable kernel instead.
 bool workspace_fits(const Plan& plan, const DeviceInfo& device);

@@ -26,6 +26,21 @@ constexpr std::size_t kFirstUseCandidates = 4;
 constexpr double kTimedMultiplyAdds = 0x1p36;
 
 Transpose trans(bool yes) { return yes ? Transpose::Yes : Transpose::No; }
+
+// The key's packing part: which operands the call makes the tensor-core kernel pack. It splits a class because
+// packing costs a launch per operand: timed on aligned operands, the tensor-core kernel won small classes whose
+// calls then packed and ran 2-2.5x slower than float gemm (H100, half 128 x 120 x 85 and 16 x 3248 x 32 with
+// padded leading dimensions, bench/results/nvidia-h100/session12/run1).
+std::string packing_of(const FormatInfo& format, const KernelProblem& p) {
+  const char* names[] = {"", ":pack-a", ":pack-b", ":pack-ab"};
+  return names[packed_operands(format, p)];
+}
+
+// A timing leading dimension with the call's packing: the stored columns rounded up to 16 bytes, one more element
+// when the call's operand is packed.
+std::uint64_t timing_ld(const FormatInfo& format, std::uint64_t cols, bool packed) {
+  return round_up(std::max<std::uint64_t>(cols, 1), static_cast<std::uint64_t>(format.chunk)) + (packed ? 1 : 0);
+}
 reference::Transpose ref(bool yes) { return yes ? reference::Transpose::Yes : reference::Transpose::No; }
 
 // Values uniform in [-1, 1), stored in T.
@@ -56,7 +71,9 @@ class MmaSubject : public TuningSubject {
   MmaSubject(const FormatInfo& format, const KernelProblem& problem)
       : format_(format), problem_(problem), timed_(timed_problem(problem, false, kTimedMultiplyAdds)) {}
 
-  TuningKey key() const override { return {"gemm_mma", format_.dtype->name, class_name(problem_)}; }
+  TuningKey key() const override {
+    return {"gemm_mma", format_.dtype->name, class_name(problem_) + packing_of(format_, problem_)};
+  }
   std::string family() const override { return "gemm_mma"; }
   std::string timing_shape() const override {
     std::string sizes = std::to_string(timed_.m) + "x" + std::to_string(timed_.n) + "x" + std::to_string(timed_.k);
@@ -86,8 +103,11 @@ class MmaSubject : public TuningSubject {
     timed_ = timed_problem(problem_, device_->is_cpu(), device_->is_cpu() ? 0x1p33 : kTimedMultiplyAdds);
     std::mt19937_64 random(seed);
     const std::vector<T> block = random_stored<T>(65537, random);
-    timing_a_ = upload_repeated(context, queue_, block, timed_.m * timed_.k);
-    timing_b_ = upload_repeated(context, queue_, block, timed_.k * timed_.n);
+    const unsigned packed = packed_operands(format_, problem_);
+    timing_lda_ = timing_ld(format_, timed_.trans_a ? timed_.m : timed_.k, (packed & 1u) != 0);
+    timing_ldb_ = timing_ld(format_, timed_.trans_b ? timed_.k : timed_.n, (packed & 2u) != 0);
+    timing_a_ = upload_repeated(context, queue_, block, (timed_.trans_a ? timed_.k : timed_.m) * timing_lda_);
+    timing_b_ = upload_repeated(context, queue_, block, (timed_.trans_b ? timed_.n : timed_.k) * timing_ldb_);
     timing_c_ = upload_repeated(context, queue_, block, timed_.m * timed_.n);
     checks_.clear();
     checks_.push_back(make_check(context, random, 3, -0.5));  // odd offsets and leading dimensions: packed
@@ -98,8 +118,7 @@ class MmaSubject : public TuningSubject {
     const KernelProblem& p = timed_;
     std::vector<cl::Event> events;
     gemm_mma_with<T>(config, queue, Layout::RowMajor, trans(p.trans_a), trans(p.trans_b), p.m, p.n, p.k, 1.0f,
-                     timing_a_, 0, p.trans_a ? p.m : p.k, timing_b_, 0, p.trans_b ? p.k : p.n, 0.5f, timing_c_, 0, p.n,
-                     nullptr, &events);
+                     timing_a_, 0, timing_lda_, timing_b_, 0, timing_ldb_, 0.5f, timing_c_, 0, p.n, nullptr, &events);
     return events;
   }
 
@@ -167,6 +186,7 @@ class MmaSubject : public TuningSubject {
   const DeviceInfo* device_ = nullptr;
   cl::CommandQueue queue_;
   cl::Buffer timing_a_, timing_b_, timing_c_;
+  std::uint64_t timing_lda_ = 1, timing_ldb_ = 1;  // the call's packing (packing_of)
   std::vector<Check> checks_;
 };
 

@@ -103,9 +103,15 @@ Call parse_shape(const std::string& text) {
     } else if (word.size() == 2 && (word[0] == 'N' || word[0] == 'T') && (word[1] == 'N' || word[1] == 'T')) {
       call.trans_a = word[0] == 'T' ? Transpose::Yes : Transpose::No;
       call.trans_b = word[1] == 'T' ? Transpose::Yes : Transpose::No;
+    } else if (word.size() > 4 && word[0] == 'l' && word[1] == 'd' && word[3] == '=' &&
+               (word[2] == 'a' || word[2] == 'b' || word[2] == 'c')) {
+      Operand& operand = word[2] == 'a' ? call.a : word[2] == 'b' ? call.b : call.c;
+      operand.ld = parse_size(kOp, word.substr(4));
+      if (operand.ld == 0) throw Error(kOp, "shape", CL_INVALID_VALUE, "'" + text + "': a leading dimension is >= 1");
     } else {
-      throw Error(kOp, "shape", CL_INVALID_VALUE,
-                  "'" + text + "': expected MxNxK[:NN|NT|TN|TT][:row|col], e.g. 1x4096x4096:NT");
+      throw Error(
+          kOp, "shape", CL_INVALID_VALUE,
+          "'" + text + "': expected MxNxK[:NN|NT|TN|TT][:row|col][:lda=N][:ldb=N][:ldc=N], e.g. 1x4096x4096:NT");
     }
   }
   return call;

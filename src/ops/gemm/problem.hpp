@@ -53,7 +53,8 @@ void validate(const QueueTarget& target, const DTypeInfo& dtype, const Call& cal
 // The enumerations, checked even when there is nothing to do (an out-of-range enumerator is never valid).
 void check_enums(const Call& call);
 
-// "MxNxK", optionally ":NN|NT|TN|TT" (transposes of A and B) and ":row|col" (layout), e.g. 1x4096x4096:NT.
+// "MxNxK", optionally ":NN|NT|TN|TT" (transposes of A and B), ":row|col" (layout) and ":lda=N", ":ldb=N", ":ldc=N"
+// (leading dimensions; 0, the default, means the minimal one), e.g. 1x4096x4096:NT or 100x100x85:TN:lda=133.
 Call parse_shape(const std::string& text);
 
 }  // namespace tilecl::detail::gemm
