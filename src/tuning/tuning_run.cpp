@@ -63,10 +63,10 @@ TuningOutcome tune_and_record(const QueueTarget& target, TuningSubject& subject,
                               const Config& default_config, const TunerOptions& options, const TuningDatabase& database,
                               const std::string& source, const char* origin) {
   cl::CommandQueue queue = profiling_queue(target);
-  CallTimer call_timer;
+  EventTimer event_timer;
   Timer* timer = test_timer.load();
   TuningOutcome outcome =
-      run_tuner(subject, queue, candidates, default_config, options, timer != nullptr ? *timer : call_timer);
+      run_tuner(subject, queue, candidates, default_config, options, timer != nullptr ? *timer : event_timer);
   database.merge(records_of(outcome, subject, source, origin));
   return outcome;
 }

@@ -1,7 +1,6 @@
 // How the resolver and `tilecl tune` run the tuner for a key: on a profiling queue of the caller's context and
 // device (one per pair, kept in a ContextCache until the context is forgotten, src/context_registry.hpp), timed
-// by the host clock, as a caller waits for each call (or the test clock), and with the outcome written to the tuning
-// database.
+// by OpenCL profiling events (or the test clock), and with the outcome written to the tuning database.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -20,7 +19,7 @@ namespace tilecl::detail {
 cl::CommandQueue profiling_queue(const QueueTarget& target);
 std::size_t profiling_queue_count();
 
-// For tests: the clock the tuning runs use (nullptr restores the host clock: CallTimer).
+// For tests: the clock the tuning runs use (nullptr restores OpenCL profiling events).
 void set_tuning_timer_for_testing(Timer* timer);
 
 // Runs the tuner over `candidates` (the default first) and merges the winner (as an entry of `origin`: "first-use",

@@ -960,7 +960,7 @@ TEST_SUITE("ops.convolve") {
       cl::CommandQueue profiling(device().context, device().device, CL_QUEUE_PROFILING_ENABLE);
       detail::TunerOptions options;
       options.budget_ms = 1e9;
-      detail::CallTimer timer(1);
+      detail::EventTimer timer(1);
       const auto outcome = detail::run_tuner(*subject, profiling, typed, typed[0], options, timer);
       CHECK(outcome.found);
       for (const auto& result : outcome.results) {

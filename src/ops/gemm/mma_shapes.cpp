@@ -71,19 +71,20 @@ std::vector<Config> portable_ranked(const DeviceInfo& device) {
 
 // Where the tensor cores do not run, via_float comes first for products worth its conversions (TF32: always, it is
 // float gemm there), second below. Where they run it comes second, so that first-use tuning times it beside the best
-// tiling, for products up to kViaFloatBesideTensorCores multiply-adds (TF32: float gemm in place, one op; half and
-// bfloat16: widen, float gemm, narrow), and for half products with m or n of at most kMaxGemvVectors whatever their
-// size (run as gemv<half>: 8192 x 1 x 8192 0.063 ms against the tuned tensor-core kernel's 0.110,
-// bench/results/nvidia-h100/session10). Half and bfloat16 joined in session 12, once first-use tuning timed a
-// candidate as its caller waits for it (host launches included, src/tuning/tuner.hpp).
+// tiling: in TF32 mode for products up to kViaFloatBesideTensorCores multiply-adds (float gemm in place, one op: its
+// launches and no more), and for half products with m or n of at most kMaxGemvVectors (run as gemv<half>: 8192 x 1 x
+// 8192 0.063 ms against the tuned tensor-core kernel's 0.110, bench/results/nvidia-h100/session10). Not for other
+// half and bfloat16 products: first-use tuning times a candidate by its kernels' span on the device, which leaves
+// out the host's cost of via_float's three more launches; timed so, it won small products that it then ran 1.5-2.5x
+// slower than the portable kernel in wall time (H100, bench/results/nvidia-h100/session11, run 3).
 void rank_via_float(const FormatInfo& format, const KernelProblem& p, const DeviceInfo& device,
                     std::vector<Config>& ranked) {
   const double multiply_adds = static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
   const Config via_float{"via_float", {}};
   if (uses_ptx(device)) {
     const bool gemv_shaped = format.format == Format::F16 && std::min(p.m, p.n) <= kMaxGemvVectors;
-    const bool beside = multiply_adds <= kViaFloatBesideTensorCores;
-    if (!ranked.empty() && (gemv_shaped || beside)) ranked.insert(ranked.begin() + 1, via_float);
+    const bool tf32_beside = format.format == Format::TF32 && multiply_adds <= kViaFloatBesideTensorCores;
+    if (!ranked.empty() && (gemv_shaped || tf32_beside)) ranked.insert(ranked.begin() + 1, via_float);
     return;
   }
   const bool first = format.format == Format::TF32 || multiply_adds >= kViaFloatMultiplyAdds;

@@ -8,8 +8,8 @@
 // only when a caller forces it (emulated: tests). There via_float comes first from kViaFloatMultiplyAdds on (second
 // below it, so first-use tuning times it too; TF32: always first, it is float gemm): float gemm's kernels beat the
 // portable one's by more than its two conversions and float C cost. Where the tensor cores run, via_float is ranked
-// second, so first-use tuning times it, for products up to kViaFloatBesideTensorCores multiply-adds (TF32: float
-// gemm in place) and for half products with m or n of at most 8 (it runs them as gemv<half>).
+// second, so first-use tuning times it, in TF32 mode for products up to kViaFloatBesideTensorCores multiply-adds
+// (float gemm in place) and for half products with m or n of at most 8 (it runs them as gemv<half>).
 #pragma once
 
 #include <vector>
@@ -29,7 +29,7 @@ std::vector<Config> ranked_configs(const FormatInfo& format, const KernelProblem
 // 8 x 2000 x 300; via_float costs three more enqueues (15-20 us each there).
 constexpr double kViaFloatMultiplyAdds = 0x1p15;
 
-// Where the tensor cores run, via_float (TF32: float gemm in place) is timed beside them up to 2^31 multiply-adds
+// Where the tensor cores run, TF32's via_float (float gemm in place) is timed beside them up to 2^31 multiply-adds
 // (about 1300^3). H100 (seed-13 sweep, first-use tuning): the tensor-core kernel took 1.3-2.4x float gemm's time on
 // mid-size products whose few output tiles or long K leave most compute units idle (TF32 596 x 274 x 5160: 0.181 ms
 // against 0.100; half 2750 x 26 x 4733: 0.121 against 0.079) and won from about 2^30 with many tiles (TF32
