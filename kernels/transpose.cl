@@ -41,6 +41,10 @@
  *                     Build macros: DTYPE, TILE, WG_Y, PAD, VEC, SECTOR.
  *   transpose_bytes   bytes only (DTYPE uchar): transpose_shifted's whole-sector output pieces, with 4 x 4 byte
  *                     blocks transposed in registers so that local memory moves words, not single bytes.
+ *                     Misaligned rows are read as the aligned words around them (one funnel shift on
+ *                     little-endian devices); interior tiles take no per-row checks. SECTOR 4 aligns the output
+ *                     pieces to words only (4 extra input rows per tile). Slower than transpose_tiled on the GPUs
+ *                     measured (docs/notes/transpose.md): a tuning option.
  *                     Work-group (TILE / 4, WG_Y); g = (ceil(cols / TILE) * TILE / 4, ceil(rows / TILE) * WG_Y).
  *                     Local memory: TILE * ((TILE + SECTOR) / 4 + PAD) words. Build macros: DTYPE, TILE, WG_Y,
  *                     PAD (in words here), SECTOR (bytes, a multiple of 4).
@@ -402,10 +406,25 @@ __kernel __attribute__((reqd_work_group_size(TILE / VEC, WG_Y, 1))) void transpo
 #if TILE >= 4
 #define BYTES_BLOCKS ((TILE + SECTOR) / 4)
 
-/* Bytes [shift, shift + 4) of the 8 bytes low, high. */
+/* Bytes [shift, shift + 4) of the 8 bytes low, high (shift 0..3). On little-endian devices one funnel shift of the
+ * two words (byte i of a uchar4 is bits 8i..8i+7 of its uint there); elsewhere a shuffle with a run-time mask, which
+ * NVIDIA's compiler turns into byte-by-byte selects. */
 uchar4 bytes_window(uchar4 low, uchar4 high, int shift) {
+#ifdef __ENDIAN_LITTLE__
+  return as_uchar4((uint)(upsample(as_uint(high), as_uint(low)) >> (8 * shift)));
+#else
   const uchar4 mask = (uchar4)(shift, shift + 1, shift + 2, shift + 3);
   return shift == 0 ? low : shuffle2(low, high, mask);
+#endif
+}
+
+/* The 4 bytes at in + first through the aligned words around them, without checks: the caller knows that the word
+ * before and the word after stay inside the matrix's rows. */
+uchar4 bytes_window_at(__global const uchar* in, ulong first) {
+  const int skew = (int)(first & 3);
+  __global const uint* words = (__global const uint*)(in + (first - (ulong)skew));
+  const uint low = words[0];
+  return bytes_window(as_uchar4(low), as_uchar4(skew > 0 ? words[1] : low), skew);
 }
 
 /* The 4 bytes of input row r from byte column c0 + 4x: aligned words where reading them stays inside the matrix's
@@ -413,14 +432,10 @@ uchar4 bytes_window(uchar4 low, uchar4 high, int shift) {
 uchar4 bytes_load(__global const uchar* in, ulong in_offset, int ld_in, int rows, int cols, int r, int c0, int x) {
   if (r < 0 || r >= rows) return (uchar4)(0);
   const ulong first = in_offset + (ulong)r * (ulong)ld_in + (ulong)c0 + 4 * (ulong)x;
-  const int skew = (int)(first & 3);
   const bool whole = TILE <= cols - c0;
   const bool extra_inside = r + 1 < rows || TILE + 4 <= cols - c0;
   const bool start_inside = r > 0 || c0 > 0 || (in_offset & 3) == 0;
-  if (whole && extra_inside && start_inside) {
-    __global const uchar4* words = (__global const uchar4*)(in + first - skew);
-    return bytes_window(words[0], skew > 0 ? words[1] : words[0], skew);
-  }
+  if (whole && extra_inside && start_inside) return bytes_window_at(in, first);
   uchar lanes[4];
 #pragma unroll
   for (int e = 0; e < 4; ++e) lanes[e] = c0 + 4 * x + e < cols ? in[first + e] : (uchar)0;
@@ -464,12 +479,27 @@ __kernel __attribute__((reqd_work_group_size(TILE / 4, WG_Y, 1))) void transpose
   const int top = r0 - SECTOR;
   /* Aligned outputs shift no piece: the blocks before the tile are not needed. */
   const int first_block = ((out_offset | (ulong)ld_out) & (ulong)(SECTOR - 1)) == 0 ? SECTOR / 4 : 0;
+  /* Interior: every row the group reads lies inside the matrix, with its windows' extra words (as bytes_load's
+   * test, once for the whole group). */
+  const int first_row = top + 4 * first_block;
+  const bool interior = first_row >= 0 && TILE <= rows - r0 && TILE <= cols - c0 &&
+                        (TILE < rows - r0 || TILE + 4 <= cols - c0) &&
+                        (first_row > 0 || c0 > 0 || (in_offset & 3) == 0);
   for (int a = first_block + y; a < BYTES_BLOCKS; a += WG_Y) {
     const int r = top + 4 * a;
-    const uchar4 v0 = bytes_load(in, in_offset, ld_in, rows, cols, r, c0, x);
-    const uchar4 v1 = bytes_load(in, in_offset, ld_in, rows, cols, r + 1, c0, x);
-    const uchar4 v2 = bytes_load(in, in_offset, ld_in, rows, cols, r + 2, c0, x);
-    const uchar4 v3 = bytes_load(in, in_offset, ld_in, rows, cols, r + 3, c0, x);
+    uchar4 v0, v1, v2, v3;
+    if (interior) {
+      const ulong first = in_offset + (ulong)r * (ulong)ld_in + (ulong)c0 + 4 * (ulong)x;
+      v0 = bytes_window_at(in, first);
+      v1 = bytes_window_at(in, first + (ulong)ld_in);
+      v2 = bytes_window_at(in, first + 2 * (ulong)ld_in);
+      v3 = bytes_window_at(in, first + 3 * (ulong)ld_in);
+    } else {
+      v0 = bytes_load(in, in_offset, ld_in, rows, cols, r, c0, x);
+      v1 = bytes_load(in, in_offset, ld_in, rows, cols, r + 1, c0, x);
+      v2 = bytes_load(in, in_offset, ld_in, rows, cols, r + 2, c0, x);
+      v3 = bytes_load(in, in_offset, ld_in, rows, cols, r + 3, c0, x);
+    }
     /* The 4 x 4 transpose as two rounds of two-vector shuffles (a vector built from single components of four
      * vectors crashes oclgrind 21.10's uninitialized-value checker; these compile to the same byte permutes). */
     const uchar4 low01 = shuffle2(v0, v1, (uchar4)(0, 4, 1, 5)), low23 = shuffle2(v2, v3, (uchar4)(0, 4, 1, 5));

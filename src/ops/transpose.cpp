@@ -122,7 +122,7 @@ VariantDescriptor<TileParams> bytes_variant() {
           {F{"TILE", &P::tile, ParameterKind::Build, {64, 128, 32}, 4, 256},
            F{"WG_Y", &P::wg_y, ParameterKind::Build, {8, 16, 4}, 1, 64},
            F{"PAD", &P::pad, ParameterKind::Build, {1, 2}, 1, 8},
-           F{"SECTOR", &P::sector, ParameterKind::Build, {32, 64}, 4, 128}},
+           F{"SECTOR", &P::sector, ParameterKind::Build, {4, 32, 64}, 4, 128}},
           {constraints::one_of("SECTOR", {4, 8, 16, 32, 64, 128}), constraints::multiple_of("TILE", {"SECTOR"}),
            constraints::multiple_of("TILE", {"WG_Y"}),
            constraints::derived("(TILE / 4) x WG_Y fits the device's work-group limits",
@@ -400,6 +400,12 @@ class TransposeSubject : public TuningSubject {
     } else if (other.variant == "padded" && sizeof(T) > 1) {
       other.variant = "shifted";
       other.values["SECTOR"] = static_cast<std::int64_t>(32 / sizeof(T));
+    } else if (other.variant == "padded" && other.values.at("TILE") == 64) {
+      // Bytes: the 128 x 128 tile beside the 64 x 64 default. H100 (bench/results/nvidia-h100/session12/run3):
+      // 128 took 0.89-0.94x the time of 64 on five large matrices (ragged, 1:4 and 4:1, 5305 x 8878, 8191 x 8193)
+      // and 1.06x on 16384^2.
+      other.values["TILE"] = 128;
+      if (!variants_for(1).space.validate(other, device).empty()) return {};
     } else {
       return {};
     }
@@ -529,7 +535,9 @@ Config transpose_default_config(const DTypeInfo& dtype, const DeviceInfo& device
     return {"shifted", {{"TILE", tile}, {"VEC", tile_vec}, {"WG_Y", tile_rows}, {"PAD", pad}, {"SECTOR", sector}}};
   // Bytes take the padded tile with uchar4 accesses: on an H200 (2026-12-02, bench/results/nvidia-h200/session7/,
   // run 8d) it beat every setting of the 4 x 4 block kernel (transpose_bytes) by 1.3-1.7x on aligned and ragged
-  // matrices (16384^2: 0.230 ms against 0.312 at best); first use still times both.
+  // matrices (16384^2: 0.230 ms against 0.312 at best), and again on an H100 after that kernel's windows became
+  // funnel shifts and its pieces could align to words (session 12, run 3: 44-50% of a copy against 56-71%).
+  // First use also times the 128 x 128 padded tile (first_use_candidates).
   if (!device.is_cpu() && device.local_memory_is_dedicated && tile_fits)
     return {"padded", {{"TILE", tile}, {"VEC", tile_vec}, {"WG_Y", tile_rows}, {"PAD", pad}}};
 

@@ -75,7 +75,8 @@ std::vector<Config> byte_configs() {
           {"bytes", {{"TILE", 32}, {"WG_Y", 4}, {"PAD", 2}, {"SECTOR", 8}}},
           {"block", {{"VEC", 16}, {"USE_SHUFFLE", 1}, {"WG_X", 1}, {"WG_Y", 8}}},
           {"block", {{"VEC", 16}, {"USE_SHUFFLE", 0}, {"WG_X", 4}, {"WG_Y", 2}}},
-          {"block", {{"VEC", 4}, {"USE_SHUFFLE", 1}, {"WG_X", 4}, {"WG_Y", 2}}}};
+          {"block", {{"VEC", 4}, {"USE_SHUFFLE", 1}, {"WG_X", 4}, {"WG_Y", 2}}},
+          {"bytes", {{"TILE", 32}, {"WG_Y", 2}, {"PAD", 1}, {"SECTOR", 4}}}};
 }
 
 std::vector<Config> double_configs() {
@@ -415,6 +416,15 @@ TEST_SUITE("ops.transpose") {
       if (dtype->size == 1) CHECK(gpu_default.value("VEC") == 4);
       CHECK(detail::transpose_search_space(*dtype, gpu).validate(gpu_default, gpu) == "");
       CHECK(detail::transpose_default_config(*dtype, cpu).variant == "block");
+      // First use times one other tile beside the GPU default: the padded one beside the shifted, and for bytes the
+      // 128 x 128 padded tile beside the 64 x 64 one; none on CPUs.
+      const auto subject = detail::find_tunable_op("transpose").make_subject(dtype->name, "4096x4000");
+      const auto others = subject->first_use_candidates(gpu);
+      REQUIRE(others.size() == 1);
+      CHECK(others[0].variant == "padded");
+      if (dtype->size == 1) CHECK(others[0].value("TILE") == 128);
+      CHECK(detail::transpose_search_space(*dtype, gpu).validate(others[0], gpu) == "");
+      CHECK(subject->first_use_candidates(cpu).empty());
     }
     // A device with little local memory gets no tile that does not fit.
     DeviceInfo small_local = gpu;
@@ -482,6 +492,7 @@ TEST_SUITE("ops.transpose") {
     check_transpose<std::uint8_t>(&byte_configs()[5], {130, 70}, kLayouts[1]);
     check_transpose<std::uint8_t>(&byte_configs()[6], {130, 70}, kLayouts[1]);
     check_transpose<std::uint8_t>(&byte_configs()[7], {45, 77}, kLayouts[0]);
+    check_transpose<std::uint8_t>(&byte_configs()[11], {130, 70}, kLayouts[1]);
     check_transpose<double>(&double_configs()[3], {19, 21}, kLayouts[2]);
     check_transpose<double>(&double_configs()[4], {41, 37}, kLayouts[1]);
     check_transpose<half>(&half_configs()[5], {70, 83}, kLayouts[1]);
