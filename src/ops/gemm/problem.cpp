@@ -87,6 +87,31 @@ void validate(const QueueTarget& target, const DTypeInfo& dtype, const Call& cal
                    dtype.size);
 }
 
+namespace {
+
+// One ":word" of a gemm shape applied to the call: a layout, the transposes, or a leading dimension.
+void apply_shape_word(const std::string& text, const std::string& word, Call& call) {
+  if (word == "row" || word == "col") {
+    call.layout = word == "row" ? Layout::RowMajor : Layout::ColMajor;
+    return;
+  }
+  if (word.size() == 2 && (word[0] == 'N' || word[0] == 'T') && (word[1] == 'N' || word[1] == 'T')) {
+    call.trans_a = word[0] == 'T' ? Transpose::Yes : Transpose::No;
+    call.trans_b = word[1] == 'T' ? Transpose::Yes : Transpose::No;
+    return;
+  }
+  const bool leading = word.size() > 4 && word.compare(0, 2, "ld") == 0 && word[3] == '=' &&
+                       (word[2] == 'a' || word[2] == 'b' || word[2] == 'c');
+  if (!leading)
+    throw Error(kOp, "shape", CL_INVALID_VALUE,
+                "'" + text + "': expected MxNxK[:NN|NT|TN|TT][:row|col][:lda=N][:ldb=N][:ldc=N], e.g. 1x4096x4096:NT");
+  Operand& operand = word[2] == 'a' ? call.a : word[2] == 'b' ? call.b : call.c;
+  operand.ld = parse_size(kOp, word.substr(4));
+  if (operand.ld == 0) throw Error(kOp, "shape", CL_INVALID_VALUE, "'" + text + "': a leading dimension is >= 1");
+}
+
+}  // namespace
+
 Call parse_shape(const std::string& text) {
   std::string dims = text, rest;
   const auto colon = text.find(':');
@@ -96,23 +121,8 @@ Call parse_shape(const std::string& text) {
   std::size_t at = 0;
   while (at < rest.size()) {
     const auto next = rest.find(':', at + 1);
-    const std::string word = rest.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    apply_shape_word(text, rest.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1), call);
     at = next == std::string::npos ? rest.size() : next;
-    if (word == "row" || word == "col") {
-      call.layout = word == "row" ? Layout::RowMajor : Layout::ColMajor;
-    } else if (word.size() == 2 && (word[0] == 'N' || word[0] == 'T') && (word[1] == 'N' || word[1] == 'T')) {
-      call.trans_a = word[0] == 'T' ? Transpose::Yes : Transpose::No;
-      call.trans_b = word[1] == 'T' ? Transpose::Yes : Transpose::No;
-    } else if (word.size() > 4 && word[0] == 'l' && word[1] == 'd' && word[3] == '=' &&
-               (word[2] == 'a' || word[2] == 'b' || word[2] == 'c')) {
-      Operand& operand = word[2] == 'a' ? call.a : word[2] == 'b' ? call.b : call.c;
-      operand.ld = parse_size(kOp, word.substr(4));
-      if (operand.ld == 0) throw Error(kOp, "shape", CL_INVALID_VALUE, "'" + text + "': a leading dimension is >= 1");
-    } else {
-      throw Error(
-          kOp, "shape", CL_INVALID_VALUE,
-          "'" + text + "': expected MxNxK[:NN|NT|TN|TT][:row|col][:lda=N][:ldb=N][:ldc=N], e.g. 1x4096x4096:NT");
-    }
   }
   return call;
 }
