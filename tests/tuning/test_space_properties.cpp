@@ -93,4 +93,22 @@ TEST_SUITE("tuning.space_properties") {
     CHECK(accepted > 0);
     CHECK(refused > 0);
   }
+
+  TEST_CASE("search spaces: skinny gemm accumulators that would overflow a CPU worker's stack are refused there") {
+    // Seed 4053305191 drew this one: 4 MiB of accumulators per work-group crashed PoCL's worker thread.
+    const Config big{"skinny_n", {{"SPLIT", 4}, {"VEC", 16}, {"WG_X", 1024}, {"WG_Y", 1}, {"WPT_M", 16}, {"WPT_N", 4}}};
+    DeviceInfo cpu = *device().info;
+    cpu.type = CL_DEVICE_TYPE_CPU, cpu.local_memory_is_dedicated = false, cpu.max_work_group_size = 4096;
+    cpu.max_work_item_sizes = {4096, 4096, 4096}, cpu.local_memory_bytes = 1 << 21;
+    DeviceInfo gpu = cpu;
+    gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true, gpu.local_memory_bytes = 48 * 1024;
+    gpu.max_work_group_size = 1024, gpu.max_work_item_sizes = {1024, 1024, 64};
+    auto subject = detail::find_tunable_op("gemm").make_subject("float", "1000x8x1000");
+    const std::string on_cpu = subject->search_space(cpu).validate(big, cpu);
+    CHECK(on_cpu.find("1 MiB") != std::string::npos);
+    CHECK(subject->search_space(gpu).validate(big, gpu) == "");
+    Config small = big;
+    small.values["WG_X"] = 64;  // 256 KiB
+    CHECK(subject->search_space(cpu).validate(small, cpu) == "");
+  }
 }

@@ -107,6 +107,18 @@ VariantDescriptor<SkinnyParams> skinny_variant(bool small_m, std::size_t element
   fields.push_back(F{"WG_X", &P::wg_x, ParameterKind::Build, {32, 64, 8}, 1, 1024});
   fields.push_back(F{"SPLIT", &P::split, ParameterKind::Launch, {1, 2, 4, 8, 16}, 1, 64});
   std::vector<Constraint> rules{c::one_of("VEC", kVectorWidths), c::work_group_fits("WG_X", "WG_Y", false)};
+  // On CPUs PoCL keeps every work-item's accumulators across the kernel's barriers in one array on a worker thread's
+  // stack: WPT_M * WPT_N * VEC of them per work-item. 4 MiB (WG_X 1024, WPT 16 x 4, VEC 16) crashed the process
+  // (CI seed 4053305191, tuning.space_properties); 1 MiB is kept as the bound.
+  std::vector<std::string> per_group{"WG_X", "WG_Y", "WPT_M", "VEC"};
+  if (!small_m) per_group.push_back("WPT_N");
+  rules.push_back(c::derived("on CPUs, WG_X * WG_Y * WPT_M" + std::string(small_m ? "" : " * WPT_N") +
+                                 " * VEC accumulators per work-group within 1 MiB",
+                             [per_group, element_size](const Values& v, const DeviceInfo& d) {
+                               if (!d.is_cpu() && d.local_memory_is_dedicated) return true;
+                               return static_cast<std::uint64_t>(c::product(v, per_group)) * element_size <=
+                                      (std::uint64_t{1} << 20);
+                             }));
   if (small_m) {
     rules.push_back(c::local_memory_fits("WG_X * WG_Y * VEC elements", [element_size](const Values& v) {
       return static_cast<std::uint64_t>(c::product(v, {"WG_X", "WG_Y", "VEC"})) * element_size;
