@@ -405,7 +405,7 @@ class TransposeSubject : public TuningSubject {
       // 128 took 0.89-0.94x the time of 64 on five large matrices (ragged, 1:4 and 4:1, 5305 x 8878, 8191 x 8193)
       // and 1.06x on 16384^2.
       other.values["TILE"] = 128;
-      if (!variants_for(1).space.validate(other, device).empty()) return {};
+      if (!search_space(device).validate(other, device).empty()) return {};
     } else {
       return {};
     }

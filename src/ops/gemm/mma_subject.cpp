@@ -27,6 +27,8 @@ constexpr double kTimedMultiplyAdds = 0x1p36;
 
 Transpose trans(bool yes) { return yes ? Transpose::Yes : Transpose::No; }
 
+reference::Transpose ref(bool yes) { return yes ? reference::Transpose::Yes : reference::Transpose::No; }
+
 // The key's packing part: which operands the call makes the tensor-core kernel pack. It splits a class because
 // packing costs a launch per operand: timed on aligned operands, the tensor-core kernel won small classes whose
 // calls then packed and ran 2-2.5x slower than float gemm (H100, half 128 x 120 x 85 and 16 x 3248 x 32 with
@@ -41,7 +43,6 @@ std::string packing_of(const FormatInfo& format, const KernelProblem& p) {
 std::uint64_t timing_ld(const FormatInfo& format, std::uint64_t cols, bool packed) {
   return round_up(std::max<std::uint64_t>(cols, 1), static_cast<std::uint64_t>(format.chunk)) + (packed ? 1 : 0);
 }
-reference::Transpose ref(bool yes) { return yes ? reference::Transpose::Yes : reference::Transpose::No; }
 
 // Values uniform in [-1, 1), stored in T.
 template <typename T>
