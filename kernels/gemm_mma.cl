@@ -78,6 +78,8 @@
  *                     multiples of 32 * WARPS_M * WARPS_N * (16-byte chunk in elements).       default 2, 2
  *   STAGES            gemm_mma_sync local-memory buffers (2: double buffering; 3 or 4: deeper pipeline). default 3
  *   WPT_M, WPT_N      gemm_mma_portable outputs per work-item along M and N (1 to 16).          default 4, 4
+ *   K_STEP            gemm_mma_portable: K elements whose loads are issued together before their multiply-adds
+ *                     (1 to 16; the last K % K_STEP one at a time).                                default 4
  *   GEMM_MMA_VARIANT  which kernels the program holds: GEMM_MMA_ALL, GEMM_MMA_SYNC, GEMM_MMA_PORTABLE or
  *                     GEMM_MMA_VIA_FLOAT (widen and narrow; gemm_mma_pack is in all).        default GEMM_MMA_ALL
  *   Derived: STORAGE (ushort or uint), ELEMENT_BYTES, CHUNK (elements per 16 bytes), MMA_K (16 or 8),
@@ -125,6 +127,9 @@
 #endif
 #ifndef WPT_N
 #define WPT_N 4
+#endif
+#ifndef K_STEP
+#define K_STEP 4
 #endif
 #define GEMM_MMA_ALL 0
 #define GEMM_MMA_SYNC 1
@@ -253,6 +258,19 @@ __kernel void gemm_mma_narrow(const int M, const int N, const __global float* re
 #define A_AT(m, k) (TRANS_A ? (long)(k)*lda + (m) : (long)(m)*lda + (k))
 #define B_AT(k, n) (TRANS_B ? (long)(n)*ldb + (k) : (long)(k)*ldb + (n))
 
+/* acc += decode(a) decode(b)^T: one K step of a work-item's WPT_M x WPT_N block. */
+ALWAYS_INLINE void portable_step(float acc[WPT_M][WPT_N], const STORAGE a[WPT_M], const STORAGE b[WPT_N]) {
+  float fa[WPT_M], fb[WPT_N];
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i) fa[i] = decode(a[i]);
+#pragma unroll
+  for (int j = 0; j < WPT_N; ++j) fb[j] = decode(b[j]);
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i)
+#pragma unroll
+    for (int j = 0; j < WPT_N; ++j) acc[i][j] += fa[i] * fb[j];
+}
+
 __kernel void gemm_mma_portable(const int M, const int N, const int K, const float alpha,
                                 const __global STORAGE* restrict A, const ulong a_offset, const int lda,
                                 const __global STORAGE* restrict B, const ulong b_offset, const int ldb,
@@ -273,16 +291,30 @@ __kernel void gemm_mma_portable(const int M, const int N, const int K, const flo
   for (int i = 0; i < WPT_M; ++i)
 #pragma unroll
     for (int j = 0; j < WPT_N; ++j) acc[i][j] = 0.0f;
-  for (int k = 0; k < K; ++k) {
-    float a[WPT_M], b[WPT_N];
+  /* K in steps of K_STEP with every load of a step issued before its multiply-adds: a few dozen loads in
+   * flight per work-item instead of WPT_M + WPT_N. Small products have few work-items, each a long chain of
+   * dependent steps, and were bound by the latency of one step's loads (H100: 128 x 120 x 85 took 25 us of kernel
+   * time, 2026-12-06). Then the last K % K_STEP one at a time. */
+  int k = 0;
+  for (; k + K_STEP <= K; k += K_STEP) {
+    STORAGE a[K_STEP][WPT_M], b[K_STEP][WPT_N];
 #pragma unroll
-    for (int i = 0; i < WPT_M; ++i) a[i] = decode(A[A_AT(rows[i], k)]);
+    for (int s = 0; s < K_STEP; ++s) {
 #pragma unroll
-    for (int j = 0; j < WPT_N; ++j) b[j] = decode(B[B_AT(k, cols[j])]);
+      for (int i = 0; i < WPT_M; ++i) a[s][i] = A[A_AT(rows[i], k + s)];
 #pragma unroll
-    for (int i = 0; i < WPT_M; ++i)
+      for (int j = 0; j < WPT_N; ++j) b[s][j] = B[B_AT(k + s, cols[j])];
+    }
 #pragma unroll
-      for (int j = 0; j < WPT_N; ++j) acc[i][j] += a[i] * b[j];
+    for (int s = 0; s < K_STEP; ++s) portable_step(acc, a[s], b[s]);
+  }
+  for (; k < K; ++k) {
+    STORAGE a[WPT_M], b[WPT_N];
+#pragma unroll
+    for (int i = 0; i < WPT_M; ++i) a[i] = A[A_AT(rows[i], k)];
+#pragma unroll
+    for (int j = 0; j < WPT_N; ++j) b[j] = B[B_AT(k, cols[j])];
+    portable_step(acc, a, b);
   }
 #pragma unroll
   for (int i = 0; i < WPT_M; ++i)

@@ -197,8 +197,8 @@ Config sync(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::
            {"STAGES", stages},
            {"REGISTERS", registers}}};
 }
-Config portable(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t wg_x, std::int64_t wg_y) {
-  return {"portable", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
+Config portable(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t wg_x, std::int64_t wg_y, std::int64_t k_step = 4) {
+  return {"portable", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"K_STEP", k_step}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
 }
 const Config kViaFloat{"via_float", {}};
 // Small tensor-core tilings, one per format and operand order. Emulated (no PTX), each program takes PoCL tens of
@@ -254,7 +254,9 @@ void every_setting_at_ragged_shapes() {
   }
   for (const Problem& p : every_orientation(few_rows)) check_mma<T>(&kViaFloat, p);
   for (const Problem& p : every_orientation(few_columns)) check_mma<T>(&kViaFloat, p);
-  for (const Config& config : {portable(3, 5, 0, 0), portable(8, 1, 16, 1)}) check_mma<T>(&config, base);
+  // K_STEP: one at a time, a step that leaves a remainder of K, and the GPU's second candidate.
+  for (const Config& config : {portable(3, 5, 0, 0, 3), portable(8, 1, 16, 1, 1), portable(2, 2, 16, 16, 8)})
+    check_mma<T>(&config, base);
 }
 
 template <typename T>

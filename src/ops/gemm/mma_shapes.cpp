@@ -60,13 +60,16 @@ std::vector<Config> sync_ranked(const FormatInfo& format, const KernelProblem& p
 
 // The portable kernel. On CPUs (PoCL vectorizes across work-items along dimension 0) one column per work-item and
 // 16 of them in a row: neighbours read neighbouring elements of B and share A; a fixed work-group, since PoCL
-// compiles a kernel per local size. On GPUs a 4 x 4 block per work-item.
+// compiles a kernel per local size; K one element at a time. On GPUs a 4 x 4 block per work-item with the loads of 4
+// K elements issued together, and a 2 x 2 block with 8 of them (more work-items and as many loads in flight, for
+// products too small to fill the device).
 std::vector<Config> portable_ranked(const DeviceInfo& device) {
-  auto portable = [](std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t wg_x, std::int64_t wg_y) {
-    return Config{"portable", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
+  auto portable = [](std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t k_step, std::int64_t wg_x,
+                     std::int64_t wg_y) {
+    return Config{"portable", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"K_STEP", k_step}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
   };
-  if (device.is_cpu() || !device.local_memory_is_dedicated) return {portable(8, 1, 16, 1), portable(4, 4, 1, 8)};
-  return {portable(4, 4, 16, 8), portable(2, 2, 16, 16)};
+  if (device.is_cpu() || !device.local_memory_is_dedicated) return {portable(8, 1, 1, 16, 1), portable(4, 4, 1, 1, 8)};
+  return {portable(4, 4, 4, 16, 8), portable(2, 2, 8, 16, 16)};
 }
 
 // Where the tensor cores do not run, via_float comes first for products worth its conversions (TF32: always, it is
@@ -105,7 +108,8 @@ std::vector<Config> ranked_configs(const FormatInfo& format, const KernelProblem
   for (auto& config : ranked)
     if (space.validate(config, device).empty() && std::find(valid.begin(), valid.end(), config) == valid.end())
       valid.push_back(std::move(config));
-  if (valid.empty()) valid.push_back({"portable", {{"WPT_M", 1}, {"WPT_N", 1}, {"WG_X", 0}, {"WG_Y", 0}}});
+  if (valid.empty())
+    valid.push_back({"portable", {{"WPT_M", 1}, {"WPT_N", 1}, {"K_STEP", 1}, {"WG_X", 0}, {"WG_Y", 0}}});
   return valid;
 }
 

@@ -87,6 +87,7 @@ VariantDescriptor<PortableParams> portable_variant() {
           "gemm_mma_portable",
           {F{"WPT_N", &P::wpt_n, ParameterKind::Build, {8, 4, 16}, 1, 16},
            F{"WPT_M", &P::wpt_m, ParameterKind::Build, {4, 2, 8}, 1, 16},
+           F{"K_STEP", &P::k_step, ParameterKind::Build, {4, 8, 1}, 1, 16},
            F{"WG_X", &P::wg_x, ParameterKind::Launch, {8, 16, 1}, 0, 1024},
            F{"WG_Y", &P::wg_y, ParameterKind::Launch, {8, 1, 16}, 0, 1024}},
           {c::product_at_most({"WPT_M", "WPT_N"}, 128, "accumulators per work-item"),
