@@ -7,9 +7,9 @@
 //       build-gpu/libtilecl.a -lOpenCL -lpthread -o explore_overrides
 // Run: TILECL_TUNE=off explore_overrides SECTION[,SECTION...] [SAMPLES] > explore.jsonl
 //   SECTION: image, half, gemv, batched (random samples of each op's grid); gemv_multi, image_channels, gemv_cpu,
-//   image_bytes, image_ring, transpose, transpose_byte_tiles (hand-picked lists), gemv_half (a sample). One JSON object
-//   per line: op, dtype, shape, config, ms, copy_ms (a copy of the bytes the call reads and writes), or error. The
-//   first line of each case is the device default.
+//   image_bytes, image_ring, transpose, transpose_byte_tiles, mma_small (hand-picked lists), gemv_half (a sample). One
+//   JSON object per line: op, dtype, shape, config, ms, copy_ms (a copy of the bytes the call reads and writes), or
+//   error. The first line of each case is the device default.
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -449,6 +449,54 @@ void batched_section(std::size_t samples) {
   }
 }
 
+// Half gemm at the shapes where session 12's sweep (seed 13, H100) left it furthest behind float gemm: long K with few
+// output tiles, and small products. Every tensor-core tiling worth trying there, the portable kernel's K_STEP
+// settings and via_float (op "gemm_mma" half), and float gemm at the same shape (its default) for reference.
+void mma_small_section() {
+  struct Shape {
+    std::size_t m, n, k;
+    bool ta, tb, col;
+  };
+  const std::vector<Shape> shapes{{2750, 26, 4733, false, false, false}, {2039, 13, 4916, false, false, true},
+                                  {45, 224, 2342, false, false, false},  {126, 88, 511, false, true, true},
+                                  {128, 120, 85, true, false, false},    {725, 442, 102, false, false, true},
+                                  {3420, 416, 19, false, true, false},   {2, 39, 86, false, false, true}};
+  std::vector<std::string> configs;
+  for (const char* tiling : {"TILE_M=64 TILE_N=64 WARPS_M=2 WARPS_N=2", "TILE_M=32 TILE_N=32 WARPS_M=1 WARPS_N=1",
+                             "TILE_M=32 TILE_N=32 WARPS_M=2 WARPS_N=2", "TILE_M=64 TILE_N=32 WARPS_M=2 WARPS_N=1",
+                             "TILE_M=32 TILE_N=64 WARPS_M=1 WARPS_N=2", "TILE_M=64 TILE_N=64 WARPS_M=1 WARPS_N=1"})
+    for (const char* stages : {"STAGES=4 TILE_K=32", "STAGES=3 TILE_K=64"})
+      configs.push_back(std::string("mma REGISTERS=0 ") + stages + " " + tiling);
+  for (const char* portable : {"WPT_M=4 WPT_N=4 K_STEP=1 WG_X=16 WG_Y=8", "WPT_M=4 WPT_N=4 K_STEP=4 WG_X=16 WG_Y=8",
+                               "WPT_M=4 WPT_N=4 K_STEP=8 WG_X=16 WG_Y=8", "WPT_M=2 WPT_N=2 K_STEP=1 WG_X=16 WG_Y=16",
+                               "WPT_M=2 WPT_N=2 K_STEP=8 WG_X=16 WG_Y=16", "WPT_M=2 WPT_N=2 K_STEP=16 WG_X=16 WG_Y=16",
+                               "WPT_M=1 WPT_N=2 K_STEP=16 WG_X=32 WG_Y=8", "WPT_M=2 WPT_N=4 K_STEP=8 WG_X=16 WG_Y=8"})
+    configs.push_back(std::string("portable ") + portable);
+  configs.push_back("via_float");
+  for (const Shape& s : shapes) {
+    const auto layout = s.col ? tilecl::Layout::ColMajor : tilecl::Layout::RowMajor;
+    const auto ta = s.ta ? tilecl::Transpose::Yes : tilecl::Transpose::No;
+    const auto tb = s.tb ? tilecl::Transpose::Yes : tilecl::Transpose::No;
+    // Dense leading dimensions: the stored rows of op(A) (m x k) and op(B) (k x n) in the layout's order.
+    const auto ld = [&](bool trans, std::size_t rows, std::size_t cols) { return (s.col != trans) ? rows : cols; };
+    const std::size_t lda = ld(s.ta, s.m, s.k), ldb = ld(s.tb, s.k, s.n), ldc = s.col ? s.m : s.n;
+    cl::Buffer a = filled(s.m * s.k * 4, 0x3c003c00u), b = filled(s.k * s.n * 4, 0x3c003c00u),
+               c = filled(s.m * s.n * 4, 0x3c003c00u);
+    const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ":" +
+                              (s.ta ? "T" : "N") + (s.tb ? "T" : "N") + (s.col ? ":col" : ":row");
+    const Case f{"gemm", "float", shape, 0.0, [&] {
+                   tilecl::gemm<float>(queue, layout, ta, tb, s.m, s.n, s.k, 1.0f, a, 0, lda, b, 0, ldb, 0.0f, c, 0,
+                                       ldc);
+                 }};
+    explore(f, {});
+    const Case h{"gemm_mma", "half", shape, 0.0, [&] {
+                   tilecl::gemm<tilecl::half>(queue, layout, ta, tb, s.m, s.n, s.k, 1.0f, a, 0, lda, b, 0, ldb, 0.0f, c,
+                                              0, ldc);
+                 }};
+    explore(h, configs);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -470,6 +518,7 @@ int main(int argc, char** argv) {
         {"gemv_multi", gemv_multi_section},
         {"gemv_cpu", gemv_cpu_section},
         {"gemm_cpu_square", gemm_cpu_square_section},
+        {"mma_small", mma_small_section},
         {"image_channels", image_channels_section},
         {"image_bytes", image_bytes_section},
         {"image_ring", image_ring_section},
