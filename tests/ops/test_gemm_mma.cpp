@@ -237,6 +237,9 @@ void every_setting_at_ragged_shapes() {
     check_mma<T>(&config, aligned);
     aligned.beta = -0.75;
     check_mma<T>(&config, aligned);
+    // The smallest tiling the GPU ranking holds: 32 x 32 with 2 x 2 warps of 16 x 16.
+    const Config smallest = sync(32, 32, format == Format::TF32 ? 16 : 32, 2, 2, 4);
+    check_mma<T>(&smallest, base);
   }
   // The portable kernel's and via_float's indexing does not depend on the format: every orientation and setting for
   // half only. via_float's float gemm is the one a float call of the widened shape gets (its tuned choice).
@@ -254,8 +257,9 @@ void every_setting_at_ragged_shapes() {
   }
   for (const Problem& p : every_orientation(few_rows)) check_mma<T>(&kViaFloat, p);
   for (const Problem& p : every_orientation(few_columns)) check_mma<T>(&kViaFloat, p);
-  // K_STEP: one at a time, a step that leaves a remainder of K, and the GPU's second candidate.
-  for (const Config& config : {portable(3, 5, 0, 0, 3), portable(8, 1, 16, 1, 1), portable(2, 2, 16, 16, 8)})
+  // K_STEP: one at a time, a step that leaves a remainder of K, and the GPU's candidates.
+  for (const Config& config :
+       {portable(3, 5, 0, 0, 3), portable(8, 1, 16, 1, 1), portable(4, 4, 16, 8, 8), portable(2, 2, 16, 16, 16)})
     check_mma<T>(&config, base);
 }
 
@@ -537,7 +541,9 @@ TEST_SUITE("ops.gemm_mma") {
       CHECK(ranked.front().variant == "mma");
       CHECK(ranked.back().variant == "portable");                                   // the fallback, always there
       const Config small_first = mma::ranked_configs(info, small, hopper).front();  // more work-groups than one
-      CHECK((small_first.value("TILE_M") == 64 && small_first.value("TILE_N") == 64));
+      CHECK((small_first.value("TILE_M") == 32 && small_first.value("TILE_N") == 32));
+      const Config mid_first = mma::ranked_configs(info, problem_of(1024, 1024, 1024), hopper).front();
+      CHECK(mid_first.value("TILE_M") * mid_first.value("TILE_N") >= 64 * 64);  // small tiles only where units idle
       // With tensor cores: via_float is timed second in TF32 mode for products up to 2^31 multiply-adds (float gemm
       // in place against the tensor-core kernel's few work-groups) and for half products of at most 8 rows or
       // columns (gemv<half>).

@@ -14,7 +14,13 @@ namespace {
 // many are resident. TILE_K is 32 (16-bit) or 16 (tf32): each stage then holds 32 bytes of K per row. Efficiencies
 // from the H200 at 4096^3 (bench/results/nvidia-h200/gemm-mma/probe-4096.txt, half / bf16 / tf32 alike): 128 x 128
 // with 2 x 2 warps (64 x 64 per warp) 250-258 TFLOP/s, 128 x 256 231-234, 256 x 128 212, 64 x 128 185, 128 x 128 with
-// 2 x 4 warps 174.
+// 2 x 4 warps 174. The three smallest are for products with fewer 64 x 64 tiles than compute units: more
+// work-groups, each a shorter share of the product. H100, half, 20 back-to-back calls
+// (bench/results/nvidia-h100/session13/run1/mma-small.jsonl): 32 x 32 with 2 x 2 warps against 64 x 64 with 2 x 2
+// 2750 x 26 x 4733 0.091 / 0.097 ms, 2039 x 13 x 4916 0.078 / 0.081, 45 x 224 x 2342 0.022 / 0.024, 126 x 88 x 511
+// 0.017 / 0.021, 128 x 120 x 85 0.0088 / 0.0099, and even at 725 x 442 x 102 and 3420 x 416 x 19; 64 x 32 and 32 x 64
+// in between (32 x 32 with one warp: slower than 64 x 64). Their efficiencies are set so that they rank first only
+// where 64 x 64 tiles leave compute units idle; first-use tuning times them beside the larger tilings.
 struct Tiling {
   std::int64_t tile_m, tile_n, warps_m, warps_n, stages, registers;
   double resident, efficiency;
@@ -23,7 +29,8 @@ const std::vector<Tiling>& tilings() {
   static const std::vector<Tiling> all{{128, 128, 2, 2, 3, 0, 2, 1.00}, {128, 256, 2, 4, 2, 0, 1, 0.92},
                                        {256, 128, 4, 2, 2, 0, 1, 0.84}, {64, 128, 2, 2, 4, 0, 3, 0.74},
                                        {128, 64, 2, 2, 4, 0, 3, 0.74},  {128, 128, 2, 4, 3, 0, 2, 0.69},
-                                       {64, 64, 2, 2, 4, 0, 4, 0.60}};
+                                       {64, 64, 2, 2, 4, 0, 4, 0.60},   {64, 32, 2, 1, 4, 0, 6, 0.45},
+                                       {32, 64, 1, 2, 4, 0, 6, 0.45},   {32, 32, 2, 2, 4, 0, 8, 0.35}};
   return all;
 }
 
@@ -60,16 +67,17 @@ std::vector<Config> sync_ranked(const FormatInfo& format, const KernelProblem& p
 
 // The portable kernel. On CPUs (PoCL vectorizes across work-items along dimension 0) one column per work-item and
 // 16 of them in a row: neighbours read neighbouring elements of B and share A; a fixed work-group, since PoCL
-// compiles a kernel per local size; K one element at a time. On GPUs a 4 x 4 block per work-item with the loads of 4
-// K elements issued together, and a 2 x 2 block with 8 of them (more work-items and as many loads in flight, for
-// products too small to fill the device).
+// compiles a kernel per local size; K one element at a time. On GPUs a 4 x 4 block per work-item with the loads of 8
+// K elements issued together, and a 2 x 2 block with 16 of them (more work-items and as many loads in flight, for
+// products too small to fill the device). H100, half (session13/run1/mma-small.jsonl): K_STEP 8 against 1 on 4 x 4
+// 1.1-1.5x faster; 2 x 2 with 16 against 8 1.8x at K of 2342-4916, within 7% either way on shorter K.
 std::vector<Config> portable_ranked(const DeviceInfo& device) {
   auto portable = [](std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t k_step, std::int64_t wg_x,
                      std::int64_t wg_y) {
     return Config{"portable", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"K_STEP", k_step}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
   };
   if (device.is_cpu() || !device.local_memory_is_dedicated) return {portable(8, 1, 1, 16, 1), portable(4, 4, 1, 1, 8)};
-  return {portable(4, 4, 4, 16, 8), portable(2, 2, 8, 16, 16)};
+  return {portable(4, 4, 8, 16, 8), portable(2, 2, 16, 16, 16)};
 }
 
 // Where the tensor cores do not run, via_float comes first for products worth its conversions (TF32: always, it is
