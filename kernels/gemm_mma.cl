@@ -41,7 +41,16 @@
  *                      = 0 emulates each warp-level instruction with local memory and barriers (same fragments,
  *                      same swizzle, same pipeline code), so every device, PoCL and oclgrind included, runs and
  *                      checks the kernel's indexing.
- *                      local = (32 * WARPS_M * WARPS_N), global = (ceil(M / TILE_M) * ceil(N / TILE_N) * local).
+ *                      local = (32 * WARPS_M * WARPS_N), global = (ceil(M / TILE_M) * ceil(N / TILE_N) * local,
+ *                      SPLIT_K). With SPLIT_K > 1 the work-groups of dimension 1 take consecutive shares of the K
+ *                      tiles (ceil(K tiles / SPLIT_K) each; the last ones may have none) and store their raw float
+ *                      sums, not C: C's arguments then name a workspace of SPLIT_K M x N float matrices, dense, the
+ *                      first at C + c_offset (STORAGE elements; a float boundary), ldc ignored; gemm_mma_split_sum
+ *                      finishes the product.
+ *   gemm_mma_split_sum (SPLIT_K > 1) C = encode(alpha * (S_0 + ... + S_{slices-1}) + beta * C) from the partial sums
+ *                      of gemm_mma_sync (C not read when beta == 0). Arguments: M, N, S (float), s_offset (floats),
+ *                      slices, alpha, beta, C, c_offset, ldc. One element per work-item; global = (roundup(N, lx),
+ *                      roundup(M, ly)), local launch-only.
  *   gemm_mma_portable  any device: each work-item computes WPT_M rows x WPT_N columns of C from elements read
  *                      one at a time (any alignment, any sizes), decoded to float; no local memory, no barriers.
  *                      global = (roundup(ceil(N / WPT_N), lx), roundup(ceil(M / WPT_M), ly)), local (lx, ly)
@@ -77,6 +86,9 @@
  *   WARPS_M, WARPS_N  gemm_mma_sync warps along M and N. (TILE_M * TILE_K) and (TILE_N * TILE_K) must be
  *                     multiples of 32 * WARPS_M * WARPS_N * (16-byte chunk in elements).       default 2, 2
  *   STAGES            gemm_mma_sync local-memory buffers (2: double buffering; 3 or 4: deeper pipeline). default 3
+ *   SPLIT_K           gemm_mma_sync: K shares computed by separate work-groups (1: none, C written directly; 2 to 16:
+ *                     partial sums to a workspace, gemm_mma_split_sum adds them). For products with fewer tiles
+ *                     than compute units and a long K.                                                default 1
  *   WPT_M, WPT_N      gemm_mma_portable outputs per work-item along M and N (1 to 16).          default 4, 4
  *   K_STEP            gemm_mma_portable: K elements whose loads are issued together before their multiply-adds
  *                     (1 to 16; the last K % K_STEP one at a time).                                default 4
@@ -121,6 +133,9 @@
 #endif
 #ifndef STAGES
 #define STAGES 3
+#endif
+#ifndef SPLIT_K
+#define SPLIT_K 1
 #endif
 #ifndef WPT_M
 #define WPT_M 4
@@ -700,6 +715,14 @@ ALWAYS_INLINE void store_pair(__global STORAGE* C, int ldc, int M, int N, int ro
   if (col + 1 < N) c[1] = scaled_output(second, alpha, beta, c + 1);
 }
 
+/* The raw sums of columns col, col + 1 of row `row` into a dense M x N float matrix (SPLIT_K > 1). */
+ALWAYS_INLINE void store_sums(__global float* sums, int M, int N, int row, int col, float first, float second) {
+  if (row >= M || col >= N) return;
+  __global float* s = sums + (long)row * N + col;
+  s[0] = first;
+  if (col + 1 < N) s[1] = second;
+}
+
 /* ---- Staged epilogue: each warp writes one m16 row of its accumulators at a time to local memory (floats, rows
  * of WARP_COLUMNS padded by 8 so that the lanes' float2 writes meet no bank conflicts), then stores those 16 rows
  * of C as 16-byte vectors, CHUNK elements per lane and step, consecutive lanes on consecutive chunks. */
@@ -874,10 +897,20 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
    * (FRAGMENT_SETS), the fragments of the next step are loaded into the other set right after, so the loads overlap
    * the products. At the last step of a tile, after its mmas: wait until tile kt + 1 has landed, one barrier (every
    * warp has also loaded its last fragments of tile kt), and refill tile kt's buffer with tile kt + STAGES. */
-  const int k_tiles = (K + TILE_K - 1) / TILE_K;
+  const int all_k_tiles = (K + TILE_K - 1) / TILE_K;
+#if SPLIT_K > 1
+  /* This work-group's share of the K tiles: kt_first .. kt_first + k_tiles - 1 (none for the last shares when the
+   * tiles run out first: its sums stay 0). */
+  const int share = (all_k_tiles + SPLIT_K - 1) / SPLIT_K, slice = (int)get_group_id(1);
+  const int kt_first = slice * share < all_k_tiles ? slice * share : all_k_tiles;
+  const int k_tiles = all_k_tiles - kt_first < share ? all_k_tiles - kt_first : share;
+#else
+  const int kt_first = 0, k_tiles = all_k_tiles;
+#endif
 #pragma unroll
   for (int s = 0; s < STAGES; ++s) {
-    if (s < k_tiles) copy_stage(stages + s * STAGE_WORDS, A, lda, B, ldb, M, N, K, tile.x, tile.y, s, thread);
+    if (s < k_tiles)
+      copy_stage(stages + s * STAGE_WORDS, A, lda, B, ldb, M, N, K, tile.x, tile.y, kt_first + s, thread);
     commit_copies();
   }
   wait_first_copies();
@@ -905,7 +938,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
     }
     wait_copies();
     barrier(CLK_LOCAL_MEM_FENCE); /* tile kt + 1 is in; every warp is done with tile kt's buffer */
-    if (kt + STAGES < k_tiles) copy_stage(current, A, lda, B, ldb, M, N, K, tile.x, tile.y, kt + STAGES, thread);
+    if (kt + STAGES < k_tiles)
+      copy_stage(current, A, lda, B, ldb, M, N, K, tile.x, tile.y, kt_first + kt + STAGES, thread);
     commit_copies();
 #if FRAGMENT_SETS == 2
     if (kt + 1 < k_tiles)
@@ -925,7 +959,29 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
 #endif
   }
 
-#if EPILOGUE_STAGED
+#if SPLIT_K > 1 || !EPILOGUE_STAGED
+  /* From the registers: C = alpha * acc + beta * C, or with K shares the raw sums into this share's M x N float
+   * matrix of the workspace. */
+#if SPLIT_K > 1
+  __global float* sums = (__global float*)C + (long)get_group_id(1) * M * N;
+#endif
+  const int group = lane / 4;
+  const int row0 = tile.x * TILE_M + warp_m * (TILE_M / WARPS_M) + group;
+  const int col0 = tile.y * TILE_N + warp_n * (TILE_N / WARPS_N) + 2 * REMAINDER(lane, group, 4);
+#pragma unroll
+  for (int i = 0; i < FRAG_M; ++i)
+#pragma unroll
+    for (int j = 0; j < FRAG_N; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+#if SPLIT_K > 1
+        store_sums(sums, M, N, row0 + 16 * i + 8 * h, col0 + 8 * j, acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+#else
+        store_pair(C, ldc, M, N, row0 + 16 * i + 8 * h, col0 + 8 * j, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha,
+                   beta);
+#endif
+      }
+#else
   __local float* staging = (__local float*)stages + warp * 16 * STAGING_ROW;
   wait_all_copies();
   barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with the stage buffers the staging area overlays */
@@ -940,19 +996,21 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
     store_rows(C, ldc, M, N, row0 + 16 * i, col0, staging, vectors, old, alpha, beta, lane);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-#else
-  const int group = lane / 4;
-  const int row0 = tile.x * TILE_M + warp_m * (TILE_M / WARPS_M) + group;
-  const int col0 = tile.y * TILE_N + warp_n * (TILE_N / WARPS_N) + 2 * REMAINDER(lane, group, 4);
-#pragma unroll
-  for (int i = 0; i < FRAG_M; ++i)
-#pragma unroll
-    for (int j = 0; j < FRAG_N; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-        store_pair(C, ldc, M, N, row0 + 16 * i + 8 * h, col0 + 8 * j, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha,
-                   beta);
 #endif
 }
+
+#if SPLIT_K > 1
+__kernel void gemm_mma_split_sum(const int M, const int N, const __global float* restrict S, const ulong s_offset,
+                                 const int slices, const float alpha, const float beta, __global STORAGE* restrict C,
+                                 const ulong c_offset, const int ldc) {
+  const int n = (int)get_global_id(0), m = (int)get_global_id(1);
+  if (m >= M || n >= N) return;
+  const __global float* s = S + s_offset + (long)m * N + n;
+  float sum = 0.0f;
+  for (int slice = 0; slice < slices; ++slice) sum += s[(long)slice * M * N];
+  __global STORAGE* c = C + c_offset + (long)m * ldc + n;
+  *c = scaled_output(sum, alpha, beta, c);
+}
+#endif
 
 #endif

@@ -40,6 +40,7 @@ Config sync(std::int64_t tm, std::int64_t tn, std::int64_t tk, std::int64_t wm, 
            {"WARPS_M", wm},
            {"WARPS_N", wn},
            {"STAGES", stages},
+           {"SPLIT_K", 1},
            {"REGISTERS", registers}}};
 }
 

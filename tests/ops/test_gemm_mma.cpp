@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <thread>
+#include <vector>
 
 #include "log.hpp"
 #include "ops/gemm/mma.hpp"
@@ -28,6 +29,7 @@
 #include "tilecl/gemm.hpp"
 #include "tilecl/tuning.hpp"
 #include "tuning/op_registry.hpp"
+#include "workspace.hpp"
 
 using namespace tilecl;
 using tilecl::detail::Config;
@@ -187,7 +189,7 @@ std::vector<Problem> every_orientation(Problem base) {
 // ---- configurations -----------------------------------------------------------------------------------------------
 
 Config sync(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::int64_t warps_m, std::int64_t warps_n,
-            std::int64_t stages, std::int64_t registers = 0) {
+            std::int64_t stages, std::int64_t registers = 0, std::int64_t split_k = 1) {
   return {"mma",
           {{"TILE_M", tile_m},
            {"TILE_N", tile_n},
@@ -195,6 +197,7 @@ Config sync(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::
            {"WARPS_M", warps_m},
            {"WARPS_N", warps_n},
            {"STAGES", stages},
+           {"SPLIT_K", split_k},
            {"REGISTERS", registers}}};
 }
 Config portable(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t wg_x, std::int64_t wg_y, std::int64_t k_step = 4) {
@@ -240,6 +243,20 @@ void every_setting_at_ragged_shapes() {
     // The smallest tiling the GPU ranking holds: 32 x 32 with 2 x 2 warps of 16 x 16.
     const Config smallest = sync(32, 32, format == Format::TF32 ? 16 : 32, 2, 2, 4);
     check_mma<T>(&smallest, base);
+    // K in shares: K = 75 is 3 tiles of 32 (tf32: 5 of 16): NN in 2 shares (2 + 1) and 4 (16-bit: the last share
+    // empty, its sums zeros), TT in 3; beta = 0 over NaN and not.
+    for (const Problem& p : every_orientation(base))
+      if (p.trans_a == p.trans_b)
+        for (const std::int64_t split :
+             p.trans_a == Transpose::No ? std::vector<std::int64_t>{2, 4} : std::vector<std::int64_t>{3}) {
+          Config shared = sync_for(format, p.trans_a);
+          shared.values["SPLIT_K"] = split;
+          CAPTURE(shared.to_string());
+          check_mma<T>(&shared, p);
+          Problem overwrite = p;
+          overwrite.beta = 0.0;
+          check_mma<T>(&shared, overwrite);
+        }
   }
   // The portable kernel's and via_float's indexing does not depend on the format: every orientation and setting for
   // half only. via_float's float gemm is the one a float call of the widened shape gets (its tuned choice).
@@ -553,6 +570,14 @@ TEST_SUITE("ops.gemm_mma") {
       const auto mid_size = mma::ranked_configs(info, problem_of(2750, 26, 4733), hopper);
       CHECK(mid_size.front().variant == "mma");
       CHECK((mid_size[1].variant == "via_float") == (format == Format::TF32));
+      // Few tiles and a long K: the best tiling again in K shares, among the first three (first-use times them).
+      const auto& shared = mid_size[format == Format::TF32 ? 2 : 1];
+      CHECK((shared.variant == "mma" && shared.value("SPLIT_K") > 1));
+      CHECK(shared.value("TILE_M") == mid_size.front().value("TILE_M"));
+      for (const auto& config : ranked)  // 4096^3 fills the device without shares
+        if (config.variant == "mma") CHECK(config.value("SPLIT_K") == 1);
+      for (const auto& config : mma::ranked_configs(info, problem_of(2750, 26, 64), hopper))  // 2 K tiles: no shares
+        if (config.variant == "mma") CHECK(config.value("SPLIT_K") == 1);
       for (const auto& config : ranked) CHECK(config.variant != "via_float");  // 4096^3: the tensor cores alone
       const auto tall = mma::ranked_configs(info, problem_of(1 << 20, 4, 4096), hopper);  // 2^34 multiply-adds
       CHECK((tall[1].variant == "via_float") == (format == Format::F16));                 // gemv-shaped half only
@@ -751,6 +776,15 @@ TEST_SUITE("ops.gemm_mma") {
 
   TEST_CASE("gemm_mma: the tensor-core kernel and the pack, small and ragged (also run under oclgrind)") {
     // The programs of the cases above (no new compilation in ops.gemm_mma), every operand path once.
+    // oclgrind's uninitialized-value checker keeps stale shadow state for a buffer address that an earlier, smaller
+    // buffer had: the split case's larger workspace then reads as uninitialized where the pack wrote it. So the
+    // workspace is grown once to the largest size used here and written from the host first (as in ops.convolve).
+    {
+      auto workspace =
+          detail::acquire_workspace("test", device().context, device().device, "gemm_mma", 64 * 1024, nullptr);
+      const std::vector<unsigned char> zeros(workspace.bytes(), 0);
+      device().queue.enqueueWriteBuffer(workspace.buffer(), CL_TRUE, 0, zeros.size(), zeros.data());
+    }
     Problem p;
     p.m = 21, p.n = 19, p.k = 37, p.alpha = 0.5, p.beta = 0.25, p.a_offset = 1, p.ldb_extra = 1;
     for (Transpose trans : {Transpose::No, Transpose::Yes}) {
@@ -759,6 +793,11 @@ TEST_SUITE("ops.gemm_mma") {
       check_mma<half>(&f16, p);    // NN: A by rows, B K-major; TT: A K-major, B by rows (2 stages, warps along M)
       check_mma<float>(&tf32, p);  // single-word reads: NN of B, TT of A
     }
+    // K in 2 shares (37 = 2 tiles of 32): the partial sums and gemm_mma_split_sum.
+    Config shared = sync_for(Format::F16, Transpose::No);
+    shared.values["SPLIT_K"] = 2;
+    p.trans_a = p.trans_b = Transpose::No, p.beta = 0.25;
+    check_mma<half>(&shared, p);
   }
 
   TEST_CASE(

@@ -39,14 +39,26 @@ Operand pack(LaunchChain& chain, CompiledProgram& program, const DeviceInfo& dev
   return Operand{&scratch, stored.at, stored.packed_ld};
 }
 
-// Step 2: the main kernel.
+// Step 2: the main kernel, into C (or, with SPLIT_K > 1, into the partial sums `c` names).
 void launch_main(LaunchChain& chain, cl::Kernel& kernel, const Plan& plan, const Operand& a, const Operand& b,
-                 float alpha, float beta) {
+                 const Operand& c, float alpha, float beta) {
   const KernelProblem& p = plan.p;
   chain.launch(kernel, plan.global, plan.local, static_cast<cl_int>(p.m), static_cast<cl_int>(p.n),
                static_cast<cl_int>(p.k), alpha, *a.buffer, static_cast<cl_ulong>(a.offset), static_cast<cl_int>(a.ld),
-               *b.buffer, static_cast<cl_ulong>(b.offset), static_cast<cl_int>(b.ld), beta, *p.c.buffer,
-               static_cast<cl_ulong>(p.c.offset), static_cast<cl_int>(p.c.ld));
+               *b.buffer, static_cast<cl_ulong>(b.offset), static_cast<cl_int>(b.ld), beta, *c.buffer,
+               static_cast<cl_ulong>(c.offset), static_cast<cl_int>(c.ld));
+}
+
+// Step 3 (SPLIT_K > 1): C = alpha * (the sum of the partial sums) + beta * C.
+void launch_split_sum(LaunchChain& chain, CompiledProgram& program, const DeviceInfo& device, const FormatInfo& format,
+                      const Plan& plan, cl::Buffer& scratch, float alpha, float beta) {
+  const KernelProblem& p = plan.p;
+  const cl::NDRange local = helper_local(device, 16, 16);
+  const std::uint64_t partials_float_offset = plan.partials_at * format.element_size / sizeof(float);
+  chain.launch(program, "gemm_mma_split_sum", helper_global(local, p.n, p.m), local, static_cast<cl_int>(p.m),
+               static_cast<cl_int>(p.n), scratch, static_cast<cl_ulong>(partials_float_offset),
+               static_cast<cl_int>(plan.split), alpha, beta, *p.c.buffer, static_cast<cl_ulong>(p.c.offset),
+               static_cast<cl_int>(p.c.ld));
 }
 
 // via_float: widen op(A) and op(B), float gemm (its own tuned choice, through the public call), narrow into C.
@@ -93,7 +105,7 @@ cl::Event enqueue_portable_instead(const QueueTarget& target, cl::CommandQueue& 
       ProgramCache::instance().get(target.context, target.device, kMmaFamily, main_options(format, config, plan), kOp);
   auto kernel = program->lease(plan.kernel, kOp);
   LaunchChain chain(queue, wait, events);
-  launch_main(chain, kernel.kernel(), plan, plan.p.a, plan.p.b, alpha, beta);
+  launch_main(chain, kernel.kernel(), plan, plan.p.a, plan.p.b, plan.p.c, alpha, beta);
   return chain.last();
 }
 
@@ -129,7 +141,12 @@ cl::Event enqueue_mma(const QueueTarget& target, cl::CommandQueue& queue, Resolv
   Operand a = problem.a, b = problem.b;
   if (plan.a.packed) a = pack(chain, *resolved.program, *target.info, a, plan.a, scratch);
   if (plan.b.packed) b = pack(chain, *resolved.program, *target.info, b, plan.b, scratch);
-  launch_main(chain, kernel, plan, a, b, alpha, beta);
+  if (plan.split > 1) {
+    launch_main(chain, kernel, plan, a, b, Operand{&scratch, plan.partials_at, problem.n}, alpha, beta);
+    launch_split_sum(chain, *resolved.program, *target.info, format, plan, scratch, alpha, beta);
+  } else {
+    launch_main(chain, kernel, plan, a, b, problem.c, alpha, beta);
+  }
   if (lease) lease->release_after(chain.last());
   return chain.last();
 }

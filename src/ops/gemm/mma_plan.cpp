@@ -40,6 +40,21 @@ void plan_packing(const FormatInfo& format, Plan& plan) {
   place(plan.b, 2u);
 }
 
+// 1''. SPLIT_K > 1: the partial sums after the packed operands, on a 256-byte boundary; their float indices must stay
+// within the kernels' 32-bit range like the packed operands'.
+void plan_partials(const FormatInfo& format, const Config& config, Plan& plan) {
+  if (plan.variant != "mma" || config.value("SPLIT_K") <= 1) return;
+  plan.split = value_of(config, "SPLIT_K");
+  const std::uint64_t floats = plan.split * plan.p.m * plan.p.n;
+  if (floats > kMaxKernelExtent)
+    throw Error(kOp, "workspace", CL_INVALID_VALUE,
+                "SPLIT_K " + std::to_string(plan.split) + " partial sums would span " + std::to_string(floats) +
+                    " floats, beyond the kernels' 32-bit index range");
+  const auto per_float = sizeof(float) / format.element_size;  // 2 for 16-bit formats, 1 for tf32
+  plan.partials_at = round_up(plan.workspace, 256 / format.element_size);
+  plan.workspace = plan.partials_at + floats * per_float;
+}
+
 // 1'. via_float: float copies of the stored A and B with rows padded to 16 floats (64 bytes: aligned vector loads for
 // the float kernels), then the product, m rows padded likewise; each placed on a 64-float boundary.
 void plan_widening(Plan& plan) {
@@ -66,8 +81,8 @@ void plan_geometry(const Config& config, Plan& plan) {
   if (plan.variant == "mma") {
     const std::uint64_t threads = 32 * value_of(config, "WARPS_M") * value_of(config, "WARPS_N");
     const std::uint64_t tiles = ceil_div(m, value_of(config, "TILE_M")) * ceil_div(n, value_of(config, "TILE_N"));
-    plan.global = cl::NDRange(tiles * threads);
-    plan.local = cl::NDRange(threads);
+    plan.global = cl::NDRange(tiles * threads, plan.split);
+    plan.local = cl::NDRange(threads, 1);
     plan.work_group = threads;
     return;
   }
@@ -105,6 +120,7 @@ Plan make_plan(const FormatInfo& format, const Config& config, const KernelProbl
   plan.p = problem;
   plan.use_ptx = use_ptx;
   plan_packing(format, plan);
+  plan_partials(format, config, plan);
   plan_widening(plan);
   plan_geometry(config, plan);
   return plan;

@@ -4,6 +4,8 @@
 //      that is not a multiple of 16 bytes' worth of elements): it goes to a workspace with its rows padded to a
 //      multiple of 16 bytes (zeros);
 //   2. the main kernel, gemm_mma_sync or gemm_mma_portable (which reads any layout in place);
+//   3. with SPLIT_K > 1, gemm_mma_split_sum: gemm_mma_sync wrote SPLIT_K matrices of partial float sums into the
+//      workspace (after the packed operands), and this kernel adds them into C;
 // or, for the via_float variant: gemm_mma_widen of op(A)'s and op(B)'s stored matrices into float copies (rows padded
 // to 16 floats with zeros), float gemm into a float workspace, and gemm_mma_narrow into C.
 #pragma once
@@ -37,6 +39,9 @@ struct Plan {
   bool use_ptx = false;         // gemm_mma_sync: PTX (1) or emulated warp instructions (0)
   StoredOperand a, b;           // op(A) and op(B) as stored
   std::uint64_t workspace = 0;  // elements
+  // gemm_mma_sync with SPLIT_K > 1: `split` dense m x n float matrices of partial sums in the workspace, the first at
+  // element `partials_at` (a 256-byte boundary).
+  std::uint64_t split = 1, partials_at = 0;
   // via_float: the widened A and B (stored as the caller's, rows padded) and the float product, in a workspace of
   // float_workspace floats.
   FloatPlace wide_a, wide_b, sums;

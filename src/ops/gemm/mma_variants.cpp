@@ -40,6 +40,7 @@ VariantDescriptor<SyncParams> sync_variant(const FormatInfo& format) {
       {F{"STAGES", &P::stages, build, {3, 4, 2}, 2, 5}, F{"TILE_K", &P::tile_k, build, k_steps, 8, 64},
        F{"WARPS_N", &P::warps_n, build, {4, 2}, 1, 8}, F{"WARPS_M", &P::warps_m, build, {2, 1}, 1, 8},
        F{"TILE_N", &P::tile_n, build, {128, 256, 64}, 32, 256}, F{"TILE_M", &P::tile_m, build, {128, 64, 256}, 32, 256},
+       F{"SPLIT_K", &P::split_k, build, {1, 2, 4, 8, 16}, 1, 16},
        F{"REGISTERS", &P::registers, ParameterKind::Launch, {0, 128}, 0, 255}},
       {c::one_of("TILE_M", {32, 64, 128, 256}), c::one_of("TILE_N", {32, 64, 128, 256}),
        c::one_of("TILE_K", format.format == Format::TF32 ? std::vector<std::int64_t>{8, 16, 32, 64}
