@@ -47,10 +47,9 @@
  *                      sums, not C: C's arguments then name a workspace of SPLIT_K M x N float matrices, dense, the
  *                      first at C + c_offset (STORAGE elements; a float boundary), ldc ignored; gemm_mma_split_sum
  *                      finishes the product.
- *   gemm_mma_split_sum (SPLIT_K > 1) C = encode(alpha * (S_0 + ... + S_{slices-1}) + beta * C) from the partial sums
- *                      of gemm_mma_sync (C not read when beta == 0). Arguments: M, N, S (float), s_offset (floats),
- *                      slices, alpha, beta, C, c_offset, ldc. One element per work-item; global = (roundup(N, lx),
- *                      roundup(M, ly)), local launch-only.
+ *   gemm_mma_split_sum (with gemm_mma_sync) C = encode(alpha * (S_0 + ... + S_{slices-1}) + beta * C) from the partial
+ * sums of gemm_mma_sync (C not read when beta == 0). Arguments: M, N, S (float), s_offset (floats), slices, alpha,
+ * beta, C, c_offset, ldc. One element per work-item; global = (roundup(N, lx), roundup(M, ly)), local launch-only.
  *   gemm_mma_portable  any device: each work-item computes WPT_M rows x WPT_N columns of C from elements read
  *                      one at a time (any alignment, any sizes), decoded to float; no local memory, no barriers.
  *                      global = (roundup(ceil(N / WPT_N), lx), roundup(ceil(M / WPT_M), ly)), local (lx, ly)
@@ -999,7 +998,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
 #endif
 }
 
-#if SPLIT_K > 1
+/* In every tensor-core program (unused where SPLIT_K is 1): every kernel exists under the default macros. */
 __kernel void gemm_mma_split_sum(const int M, const int N, const __global float* restrict S, const ulong s_offset,
                                  const int slices, const float alpha, const float beta, __global STORAGE* restrict C,
                                  const ulong c_offset, const int ldc) {
@@ -1011,6 +1010,5 @@ __kernel void gemm_mma_split_sum(const int M, const int N, const __global float*
   __global STORAGE* c = C + c_offset + (long)m * ldc + n;
   *c = scaled_output(sum, alpha, beta, c);
 }
-#endif
 
 #endif
