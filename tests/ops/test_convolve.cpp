@@ -25,7 +25,6 @@
 #include "tilecl/tuning.hpp"
 #include "tuning/op_registry.hpp"
 #include "tuning/tuner.hpp"
-#include "workspace.hpp"
 
 using namespace tilecl;
 using tilecl::detail::Config;
@@ -1181,16 +1180,8 @@ TEST_SUITE("ops.convolve") {
 
 TEST_SUITE("ops.convolve") {
   TEST_CASE("convolve: tiny ragged images under every variant (also run under oclgrind)") {
-    // oclgrind's uninitialized-value checker keeps stale shadow state for a buffer address that an earlier,
-    // smaller buffer had (it then calls the two-pass workspace, which only kernels write, uninitialized). So
-    // the workspace is grown once to the largest size used here and written from the host, as oclgrind wants.
-    {
-      const std::size_t bytes = 64 * 1024;
-      auto workspace = detail::acquire_workspace("test", device().context, device().device,
-                                                 "convolve two-pass intermediate", bytes, nullptr);
-      const std::vector<unsigned char> zeros(workspace.bytes(), 0);
-      device().queue.enqueueWriteBuffer(workspace.buffer(), CL_TRUE, 0, zeros.size(), zeros.data());
-    }
+    // The two-pass workspace, grown once to the largest size used here (see prepare_workspace_for_oclgrind).
+    test::prepare_workspace_for_oclgrind("convolve two-pass intermediate", 64 * 1024);
     // The sweep's programs (the first combination of each setting, and OpenCV's arithmetic), at sizes with
     // interior and edge tiles of its 8 x 8 and 16 x 8 tiles (the 8 x 16 ones have interior columns).
     check_any(&kNaive, Filter{Op::Convolve2d, 1, Border::Zero, 1, 1}, false, {{3, 2}, {19, 11}});

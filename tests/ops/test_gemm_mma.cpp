@@ -29,7 +29,6 @@
 #include "tilecl/gemm.hpp"
 #include "tilecl/tuning.hpp"
 #include "tuning/op_registry.hpp"
-#include "workspace.hpp"
 
 using namespace tilecl;
 using tilecl::detail::Config;
@@ -776,15 +775,9 @@ TEST_SUITE("ops.gemm_mma") {
 
   TEST_CASE("gemm_mma: the tensor-core kernel and the pack, small and ragged (also run under oclgrind)") {
     // The programs of the cases above (no new compilation in ops.gemm_mma), every operand path once.
-    // oclgrind's uninitialized-value checker keeps stale shadow state for a buffer address that an earlier, smaller
-    // buffer had: the split case's larger workspace then reads as uninitialized where the pack wrote it. So the
-    // workspace is grown once to the largest size used here and written from the host first (as in ops.convolve).
-    {
-      auto workspace =
-          detail::acquire_workspace("test", device().context, device().device, "gemm_mma", 64 * 1024, nullptr);
-      const std::vector<unsigned char> zeros(workspace.bytes(), 0);
-      device().queue.enqueueWriteBuffer(workspace.buffer(), CL_TRUE, 0, zeros.size(), zeros.data());
-    }
+    // The workspace, grown once to the largest size used here: the split case's larger one would otherwise read as
+    // uninitialized under oclgrind where the pack wrote it (see prepare_workspace_for_oclgrind).
+    test::prepare_workspace_for_oclgrind("gemm_mma", 64 * 1024);
     Problem p;
     p.m = 21, p.n = 19, p.k = 37, p.alpha = 0.5, p.beta = 0.25, p.a_offset = 1, p.ldb_extra = 1;
     for (Transpose trans : {Transpose::No, Transpose::Yes}) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "log.hpp"
+#include "workspace.hpp"
 
 namespace tilecl::test {
 
@@ -116,6 +117,12 @@ std::size_t reports_mentioning(const std::string& text) {
   for (const auto& report : detail::reports_so_far())
     if (report.subject.find(text) != std::string::npos || report.message.find(text) != std::string::npos) ++count;
   return count;
+}
+
+void prepare_workspace_for_oclgrind(const std::string& name, std::size_t bytes) {
+  auto workspace = detail::acquire_workspace("test", device().context, device().device, name, bytes, nullptr);
+  const std::vector<unsigned char> zeros(workspace.bytes(), 0);
+  device().queue.enqueueWriteBuffer(workspace.buffer(), CL_TRUE, 0, zeros.size(), zeros.data());
 }
 
 bool file_permissions_enforced() {

@@ -54,6 +54,11 @@ CommandResult run_command(const std::string& command);
 // file or directory path, usually): a damage is reported once when this grows by exactly one.
 std::size_t reports_mentioning(const std::string& text);
 
+// Grows the op's workspace `name` on the test device to at least `bytes` and writes it from the host, for test
+// cases also run under oclgrind: its uninitialized-value checker keeps stale shadow state for a buffer address that
+// an earlier, smaller buffer had, and then calls a workspace that only kernels write uninitialized.
+void prepare_workspace_for_oclgrind(const std::string& name, std::size_t bytes);
+
 // Whether file permissions bind this process. They do not for root (CAP_DAC_OVERRIDE reads and writes through
 // chmod 000 and read-only directories); tests of unreadable or read-only files then use another way or skip.
 bool file_permissions_enforced();
