@@ -28,8 +28,9 @@
  *                 ty + i * BT_WG_Y and columns tx + j * BT_WG_X (scalar local reads, neighbouring work-items on
  *                 neighbouring elements); 1 at rows ty * WPT_M + i and columns tx * WPT_N + j, read from local
  *                 memory LOCAL_VEC at a time (a quarter of the local reads for float). Global loads are
- *                 scalar, coalesced along the stored rows and guarded (zero outside the matrix): any sizes,
- *                 offsets, strides and leading dimensions.
+ *                 coalesced along the stored rows, in vectors of up to LOAD_VEC elements where the host vouches
+ *                 for the alignment (ALIGN_*), and guarded (zero outside the matrix): any sizes, offsets,
+ *                 strides and leading dimensions.
  *                 local (BT_WG_X, BT_WG_Y, MATS); global (ceil(M / TILE_M) * ceil(N / TILE_N) * BT_WG_X,
  *                 BT_WG_Y, G * MATS): group x is tile (x / tiles_n, x % tiles_n) of C, and G groups along z
  *                 (G <= 32768: CUDA-based drivers limit the grid's y and z extents) take matrices
@@ -65,6 +66,20 @@
  *   LOCAL_VEC    width of those local reads: 16 bytes of DTYPE, so 4 for float, 2 for double (set by the
  *                host from the element size; 1, 2 or 4).                                           default 4
  *   VEC          gemm_batched_cpu: vector width 1, 2, 4, 8 or 16.                                   default 8
+ *   LOAD_VEC     gemm_batched_tiled: the widest global access, in elements (1, 2, 4, 8): A and B are read
+ *                along their stored rows, and C (with USE_LOCAL_VECTORS, not HALF_STORAGE) read and written
+ *                along its rows, in aligned vectors of up to LOAD_VEC elements, each operand as wide as its
+ *                ALIGN_* and the tile allow (BT_VEC_A, BT_VEC_B, BT_VEC_C below); a vector that would cross the
+ *                matrix's edge is read element by element. (Scalar loads also cost registers: 155 against
+ *                121 a work-item at 32 x 32 with 4 x 4 outputs on NVIDIA.)                       default 1
+ *   ALIGN_A, ALIGN_B, ALIGN_C  what the host found true of the call: every stored row of A (B, C) of every
+ *                matrix starts at a multiple of this many elements (1, 2, 4 or 8: it divides the leading
+ *                dimension and every matrix's offset). Never tuned.                            default 1
+ *   PREFETCH_C   gemm_batched_tiled: 1 reads the C elements a work-item updates (when beta != 0) before its
+ *                K loop, so their latency overlaps the product instead of following it.         default 0
+ *   DOUBLE_BUFFER  gemm_batched_tiled: 1 issues the global loads of the next K step before the products of
+ *                the current one (their pieces wait in registers until the barrier); 0 loads each step after
+ *                the previous one's products.                                                    default 0
  *   VARIANT      the kernels a program holds: 0 both, 1 gemm_batched_tiled, 2 gemm_batched_cpu (PoCL turns
  *                every kernel of a program into machine code when one is first launched; a program per
  *                variant halves that).                                                             default 0
@@ -118,6 +133,25 @@
 #ifndef LOCAL_VEC
 #define LOCAL_VEC 4
 #endif
+#ifndef LOAD_VEC
+#define LOAD_VEC 1
+#endif
+#ifndef ALIGN_A
+#define ALIGN_A 1
+#endif
+#ifndef ALIGN_B
+#define ALIGN_B 1
+#endif
+#ifndef ALIGN_C
+#define ALIGN_C 1
+#endif
+#ifndef PREFETCH_C
+#define PREFETCH_C 0
+#endif
+#ifndef DOUBLE_BUFFER
+#define DOUBLE_BUFFER 0
+#endif
+
 #ifndef VARIANT
 #define VARIANT 0
 #endif
@@ -213,8 +247,6 @@ BT_INLINE void bt_store(__global STORAGE* c, const DTYPE value, const DTYPE alph
 #define BT_WG_X BT_AT_LEAST_1(TILE_N / WPT_N)
 #define BT_WG_Y BT_AT_LEAST_1(TILE_M / WPT_M)
 #define BT_THREADS (BT_WG_X * BT_WG_Y)
-#define BT_LOADS_A ((TILE_M * TILE_K + BT_THREADS - 1) / BT_THREADS)
-#define BT_LOADS_B ((TILE_N * TILE_K + BT_THREADS - 1) / BT_THREADS)
 
 /* The tile row and column of a work-item's output (i, j). */
 #if USE_LOCAL_VECTORS
@@ -253,38 +285,211 @@ BT_INLINE void bt_read_local(const __local DTYPE* row, const int first, const in
 #endif
 }
 
-/* One K step of a matrix's operands into local memory: op(A) k-major (a_tile[k][m]) and op(B) (b_tile[k][n]).
- * Consecutive work-items read consecutive elements of a stored row; elements outside the matrix, and every
- * element when `reads` is 0, are zero. Remainders are written as e - q * d: LLVM turns a division and
- * remainder pair into a `freeze`, which oclgrind's uninitialized-value checker does not support. */
-BT_INLINE void bt_load_tiles(const __global STORAGE* a, const __global STORAGE* b, const int lda, const int ldb,
-                             const int M, const int N, const int K, const int m0, const int n0, const int k0,
-                             const int lid, const int reads, __local DTYPE (*a_tile)[TILE_M + PAD],
-                             __local DTYPE (*b_tile)[TILE_N + PAD]) {
+/* W elements from p, which is aligned to W elements (ALIGN_A etc.), into v[0..W-1]: one load
+ * of a W-wide vector (BT_VT(W): DTYPE for 1), taken apart in private memory. */
+#define BT_VT_1 DTYPE
+#define BT_VT_2 TILECL_CAT(DTYPE, 2)
+#define BT_VT_4 TILECL_CAT(DTYPE, 4)
+#define BT_VT_8 TILECL_CAT(DTYPE, 8)
+/* A pasting macro of its own: BT_VT_n expands TILECL_CAT, which may not appear inside its own expansion. */
+#define BT_PASTE_IMPL(a, b) a##b
+#define BT_PASTE(a, b) BT_PASTE_IMPL(a, b)
+#define BT_VT(W) BT_PASTE(BT_VT_, W)
+#if HALF_STORAGE
+#define BT_HALF_LOAD_1(p) vload_half(0, (const __global half*)(p))
+#define BT_HALF_LOAD_2(p) tilecl_vload_half2_aligned((const __global ushort*)(p))
+#define BT_HALF_LOAD_4(p) tilecl_vload_half4_aligned((const __global ushort*)(p))
+#define BT_HALF_LOAD_8(p) tilecl_vload_half8_aligned((const __global ushort*)(p))
+#define BT_GLOAD_WIDE(W, p) BT_PASTE(BT_HALF_LOAD_, W)(p)
+#else
+#define BT_GLOAD_WIDE(W, p) (*(const __global BT_VT(W)*)(p))
+#endif
+#define BT_GLOAD_VEC(W, p, v)                                                       \
+  do {                                                                              \
+    const BT_VT(W) bt_w = BT_GLOAD_WIDE(W, p);                                      \
+    for (int bt_q = 0; bt_q < (W); ++bt_q) (v)[bt_q] = ((const DTYPE*)&bt_w)[bt_q]; \
+  } while (0)
+
+/* W elements of a stored row from column c (row inside the matrix when `inside`, columns < cols): one vector
+ * load when all W lie inside, else one by one, zero outside. */
+#define BT_LOAD_PIECE(W, p, inside, c, cols, v)                                         \
+  do {                                                                                  \
+    if ((W) > 1 && (inside) && (c) + (W) <= (cols)) {                                   \
+      BT_GLOAD_VEC(W, p, v);                                                            \
+    } else {                                                                            \
+      for (int bt_e = 0; bt_e < (W); ++bt_e)                                            \
+        (v)[bt_e] = ((inside) && (c) + bt_e < (cols)) ? BT_LOAD((p) + bt_e) : (DTYPE)0; \
+    }                                                                                   \
+  } while (0)
+
+/* One K step of a matrix's operands into local memory, in two halves (bt_fetch_tiles, bt_store_tiles) so that
+ * DOUBLE_BUFFER can overlap the next step's loads with the current step's products. Each operand is read along
+ * its stored rows in pieces of BT_VEC_A resp. BT_VEC_B elements, consecutive work-items on consecutive pieces of
+ * a row; elements outside the matrix, and every element when `reads` is 0, are zero.
+ * Remainders are written as e - q * d: LLVM turns a division and remainder pair into a `freeze`, which
+ * oclgrind's uninitialized-value checker does not support. */
+#if TRANS_A
+#define BT_A_ROWS TILE_K /* stored rows of A's tile: k */
+#define BT_A_COLS TILE_M /* along them: m */
+#else
+#define BT_A_ROWS TILE_M
+#define BT_A_COLS TILE_K
+#endif
+#if TRANS_B
+#define BT_B_ROWS TILE_N
+#define BT_B_COLS TILE_K
+#else
+#define BT_B_ROWS TILE_K
+#define BT_B_COLS TILE_N
+#endif
+/* The width of each operand's global accesses: the largest of 8, 4, 2 within LOAD_VEC and the operand's
+ * alignment that divides the tile's extent along the stored rows (C: a work-item's run of columns). */
+#define BT_WIDTH_OK(w, align, extent) (LOAD_VEC >= (w) && (align) >= (w) && (extent) % (w) == 0)
+#if BT_WIDTH_OK(8, ALIGN_A, BT_A_COLS)
+#define BT_VEC_A 8
+#elif BT_WIDTH_OK(4, ALIGN_A, BT_A_COLS)
+#define BT_VEC_A 4
+#elif BT_WIDTH_OK(2, ALIGN_A, BT_A_COLS)
+#define BT_VEC_A 2
+#else
+#define BT_VEC_A 1
+#endif
+#if BT_WIDTH_OK(8, ALIGN_B, BT_B_COLS)
+#define BT_VEC_B 8
+#elif BT_WIDTH_OK(4, ALIGN_B, BT_B_COLS)
+#define BT_VEC_B 4
+#elif BT_WIDTH_OK(2, ALIGN_B, BT_B_COLS)
+#define BT_VEC_B 2
+#else
+#define BT_VEC_B 1
+#endif
+#if HALF_STORAGE || !USE_LOCAL_VECTORS
+#define BT_VEC_C 1
+#elif BT_WIDTH_OK(8, ALIGN_C, WPT_N)
+#define BT_VEC_C 8
+#elif BT_WIDTH_OK(4, ALIGN_C, WPT_N)
+#define BT_VEC_C 4
+#elif BT_WIDTH_OK(2, ALIGN_C, WPT_N)
+#define BT_VEC_C 2
+#else
+#define BT_VEC_C 1
+#endif
+#define BT_PIECES_A (BT_A_ROWS * (BT_A_COLS / BT_VEC_A))
+#define BT_PIECES_B (BT_B_ROWS * (BT_B_COLS / BT_VEC_B))
+#define BT_LOADS_A ((BT_PIECES_A + BT_THREADS - 1) / BT_THREADS)
+#define BT_LOADS_B ((BT_PIECES_B + BT_THREADS - 1) / BT_THREADS)
+
+/* The pieces of one K step a work-item reads: piece l of A is A's piece lid + l * BT_THREADS (likewise B). */
+typedef struct {
+  DTYPE a[BT_LOADS_A][BT_VEC_A], b[BT_LOADS_B][BT_VEC_B];
+} bt_pieces_t;
+
+/* Global memory to registers: the work-item's pieces of the K step at k0. */
+BT_INLINE void bt_fetch_tiles(const __global STORAGE* a, const __global STORAGE* b, const int lda, const int ldb,
+                              const int M, const int N, const int K, const int m0, const int n0, const int k0,
+                              const int lid, const int reads, bt_pieces_t* pieces) {
 #pragma unroll
   for (int l = 0; l < BT_LOADS_A; ++l) {
     const int e = lid + l * BT_THREADS;
-    if (e < TILE_M * TILE_K) {
-#if TRANS_A == 0
-      const int mm = e / TILE_K, kk = e - mm * TILE_K;
+    if (e < BT_PIECES_A) {
+      const int rr = e / (BT_A_COLS / BT_VEC_A), cc = (e - rr * (BT_A_COLS / BT_VEC_A)) * BT_VEC_A;
+#if TRANS_A
+      const int r = k0 + rr, c = m0 + cc, rows = K, cols = M;
 #else
-      const int kk = e / TILE_M, mm = e - kk * TILE_M;
+      const int r = m0 + rr, c = k0 + cc, rows = M, cols = K;
 #endif
-      const int m = m0 + mm, k = k0 + kk;
-      a_tile[kk][mm] = (reads && m < M && k < K) ? BT_LOAD(a + BT_A_INDEX(m, k)) : (DTYPE)0;
+      BT_LOAD_PIECE(BT_VEC_A, a + r * lda + c, reads && r < rows, c, cols, pieces->a[l]);
     }
   }
 #pragma unroll
   for (int l = 0; l < BT_LOADS_B; ++l) {
     const int e = lid + l * BT_THREADS;
-    if (e < TILE_N * TILE_K) {
-#if TRANS_B == 0
-      const int kk = e / TILE_N, nn = e - kk * TILE_N;
+    if (e < BT_PIECES_B) {
+      const int rr = e / (BT_B_COLS / BT_VEC_B), cc = (e - rr * (BT_B_COLS / BT_VEC_B)) * BT_VEC_B;
+#if TRANS_B
+      const int r = n0 + rr, c = k0 + cc, rows = N, cols = K;
 #else
-      const int nn = e / TILE_K, kk = e - nn * TILE_K;
+      const int r = k0 + rr, c = n0 + cc, rows = K, cols = N;
 #endif
-      const int n = n0 + nn, k = k0 + kk;
-      b_tile[kk][nn] = (reads && n < N && k < K) ? BT_LOAD(b + BT_B_INDEX(k, n)) : (DTYPE)0;
+      BT_LOAD_PIECE(BT_VEC_B, b + r * ldb + c, reads && r < rows, c, cols, pieces->b[l]);
+    }
+  }
+}
+
+/* Registers to local memory: op(A) k-major (a_tile[k][m]) and op(B) (b_tile[k][n]). */
+BT_INLINE void bt_store_tiles(const int lid, const bt_pieces_t* pieces, __local DTYPE (*a_tile)[TILE_M + PAD],
+                              __local DTYPE (*b_tile)[TILE_N + PAD]) {
+#pragma unroll
+  for (int l = 0; l < BT_LOADS_A; ++l) {
+    const int e = lid + l * BT_THREADS;
+    if (e < BT_PIECES_A) {
+      const int rr = e / (BT_A_COLS / BT_VEC_A), cc = (e - rr * (BT_A_COLS / BT_VEC_A)) * BT_VEC_A;
+#pragma unroll
+      for (int q = 0; q < BT_VEC_A; ++q) {
+#if TRANS_A
+        a_tile[rr][cc + q] = pieces->a[l][q];
+#else
+        a_tile[cc + q][rr] = pieces->a[l][q];
+#endif
+      }
+    }
+  }
+#pragma unroll
+  for (int l = 0; l < BT_LOADS_B; ++l) {
+    const int e = lid + l * BT_THREADS;
+    if (e < BT_PIECES_B) {
+      const int rr = e / (BT_B_COLS / BT_VEC_B), cc = (e - rr * (BT_B_COLS / BT_VEC_B)) * BT_VEC_B;
+#pragma unroll
+      for (int q = 0; q < BT_VEC_B; ++q) {
+#if TRANS_B
+        b_tile[cc + q][rr] = pieces->b[l][q];
+#else
+        b_tile[rr][cc + q] = pieces->b[l][q];
+#endif
+      }
+    }
+  }
+}
+
+/* The old values of the C elements a work-item updates (beta != 0), or its stores. With BT_VEC_C > 1 (contiguous
+ * outputs, USE_LOCAL_VECTORS) a run of BT_VEC_C columns inside the matrix is one aligned access. */
+
+BT_INLINE void bt_read_c(const __global STORAGE* c, const int ldc, const int M, const int N, const int m0, const int n0,
+                         const int ty, const int tx, DTYPE (*old)[WPT_N]) {
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i) {
+    const int m = m0 + BT_ROW(i);
+#pragma unroll
+    for (int j = 0; j < WPT_N; j += BT_VEC_C) {
+      const int n = n0 + BT_COL(j);
+      BT_LOAD_PIECE(BT_VEC_C, c + m * ldc + n, m < M, n, N, (&old[i][j]));
+    }
+  }
+}
+
+BT_INLINE void bt_write_c(__global STORAGE* c, const int ldc, const int M, const int N, const int m0, const int n0,
+                          const int ty, const int tx, DTYPE (*acc)[WPT_N], DTYPE (*old)[WPT_N], const DTYPE alpha,
+                          const DTYPE beta) {
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i) {
+    const int m = m0 + BT_ROW(i);
+    if (m >= M) continue;
+#pragma unroll
+    for (int j = 0; j < WPT_N; j += BT_VEC_C) {
+      const int n = n0 + BT_COL(j);
+      DTYPE value[BT_VEC_C];
+#pragma unroll
+      for (int q = 0; q < BT_VEC_C; ++q)
+        value[q] = beta == (DTYPE)0 ? alpha * acc[i][j + q] : alpha * acc[i][j + q] + beta * old[i][j + q];
+#if BT_VEC_C > 1
+      if (n + BT_VEC_C <= N) {
+        *(__global BT_VT(BT_VEC_C)*)(c + m * ldc + n) = TILECL_CAT(vload, BT_VEC_C)(0, value);
+        continue;
+      }
+#endif
+#pragma unroll
+      for (int q = 0; q < BT_VEC_C; ++q)
+        if (n + q < N) BT_STORE(value[q], c + m * ldc + n + q);
     }
   }
 }
@@ -310,15 +515,32 @@ __kernel __attribute__((reqd_work_group_size(BT_WG_X, BT_WG_Y, MATS))) void gemm
     const bt_matrix_t matrix = bt_matrix(min(index, batch - 1), a_offset, stride_a, b_offset, stride_b, c_offset,
                                          stride_c, alpha, beta, batch, offsets);
     const int reads = live && matrix.alpha != (DTYPE)0;
-    DTYPE acc[WPT_M][WPT_N];
+    __global STORAGE* c = C + matrix.c;
+    DTYPE acc[WPT_M][WPT_N], old[WPT_M][WPT_N];
 #pragma unroll
     for (int i = 0; i < WPT_M; ++i) {
 #pragma unroll
-      for (int j = 0; j < WPT_N; ++j) acc[i][j] = 0;
+      for (int j = 0; j < WPT_N; ++j) acc[i][j] = 0, old[i][j] = 0;
     }
+#if PREFETCH_C
+    if (live && matrix.beta != (DTYPE)0) bt_read_c(c, ldc, M, N, m0, n0, ty, tx, old);
+#endif
+    bt_pieces_t pieces;
+#if DOUBLE_BUFFER
+    if (K > 0) bt_fetch_tiles(A + matrix.a, B + matrix.b, lda, ldb, M, N, K, m0, n0, 0, lid, reads, &pieces);
+#endif
     for (int k0 = 0; k0 < K; k0 += TILE_K) {
-      bt_load_tiles(A + matrix.a, B + matrix.b, lda, ldb, M, N, K, m0, n0, k0, lid, reads, a_tiles[tz], b_tiles[tz]);
+#if DOUBLE_BUFFER
+      bt_store_tiles(lid, &pieces, a_tiles[tz], b_tiles[tz]);
       barrier(CLK_LOCAL_MEM_FENCE);
+      /* The next step's loads are in flight while this one's products run. */
+      if (k0 + TILE_K < K)
+        bt_fetch_tiles(A + matrix.a, B + matrix.b, lda, ldb, M, N, K, m0, n0, k0 + TILE_K, lid, reads, &pieces);
+#else
+      bt_fetch_tiles(A + matrix.a, B + matrix.b, lda, ldb, M, N, K, m0, n0, k0, lid, reads, &pieces);
+      bt_store_tiles(lid, &pieces, a_tiles[tz], b_tiles[tz]);
+      barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 #pragma unroll
       for (int kk = 0; kk < TILE_K; ++kk) {
         DTYPE a[WPT_M], b[WPT_N];
@@ -333,16 +555,10 @@ __kernel __attribute__((reqd_work_group_size(BT_WG_X, BT_WG_Y, MATS))) void gemm
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (!live) continue;
-    __global STORAGE* c = C + matrix.c;
-#pragma unroll
-    for (int i = 0; i < WPT_M; ++i) {
-      const int m = m0 + BT_ROW(i);
-#pragma unroll
-      for (int j = 0; j < WPT_N; ++j) {
-        const int n = n0 + BT_COL(j);
-        if (m < M && n < N) bt_store(c + m * ldc + n, acc[i][j], matrix.alpha, matrix.beta);
-      }
-    }
+#if !PREFETCH_C
+    if (matrix.beta != (DTYPE)0) bt_read_c(c, ldc, M, N, m0, n0, ty, tx, old);
+#endif
+    bt_write_c(c, ldc, M, N, m0, n0, ty, tx, acc, old, matrix.alpha, matrix.beta);
   }
 }
 

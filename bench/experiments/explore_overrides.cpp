@@ -442,9 +442,10 @@ void batched_section(std::size_t samples) {
                                                              s.m * s.k, b, 0, s.n, s.k * s.n, 0.5f, c, 0, s.n,
                                                              s.m * s.n, s.batch);
                        }};
-    const Grid grid{{"TILE_M", {16, 32, 64}}, {"TILE_N", {16, 32, 64}},     {"TILE_K", {8, 16, 32}},
-                    {"WPT_M", {2, 4, 8}},     {"WPT_N", {2, 4, 8}},         {"MATS", {1, 2, 4}},
-                    {"PAD", {0, 1, 4}},       {"USE_LOCAL_VECTORS", {0, 1}}};
+    const Grid grid{{"TILE_M", {16, 32, 64}}, {"TILE_N", {16, 32, 64}},      {"TILE_K", {8, 16, 32}},
+                    {"WPT_M", {2, 4, 8}},     {"WPT_N", {2, 4, 8}},          {"MATS", {1, 2, 4}},
+                    {"PAD", {0, 1, 4}},       {"USE_LOCAL_VECTORS", {0, 1}}, {"LOAD_VEC", {4, 1}},
+                    {"PREFETCH_C", {0, 1}}};
     explore(batched, sample("tiled", grid, samples, 21 + static_cast<unsigned>(s.m)));
   }
 }

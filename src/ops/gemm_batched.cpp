@@ -49,6 +49,20 @@ KernelBatch<T> row_major(const BatchedCall<T>& c) {
           c.stride_a, c.stride_c, c.alpha, c.beta,  c.b_offsets, c.a_offsets, c.c_offsets};
 }
 
+// Where every stored row of each operand starts, as a multiple of elements (the tiled kernel's ALIGN_A/B/C): the
+// leading dimension, the first offset and (for more than one matrix) the stride, or every listed offset.
+template <typename T>
+OperandAlignment alignment_of(const KernelBatch<T>& p) {
+  const auto strided = [&](std::uint64_t ld, std::uint64_t offset, std::uint64_t stride) {
+    return common_alignment({ld, offset, p.batch > 1 ? stride : 0});
+  };
+  if (p.a_offsets != nullptr)
+    return {common_alignment(p.lda, *p.a_offsets), common_alignment(p.ldb, *p.b_offsets),
+            common_alignment(p.ldc, *p.c_offsets)};
+  return {strided(p.lda, p.a_offset, p.stride_a), strided(p.ldb, p.b_offset, p.stride_b),
+          strided(p.ldc, p.c_offset, p.stride_c)};
+}
+
 // Frees a host copy once the transfer from it has completed (OpenCL calls it from a driver thread).
 void CL_CALLBACK free_upload(cl_event /*event*/, cl_int /*status*/, void* data) {
   delete static_cast<std::vector<unsigned char>*>(data);
@@ -125,7 +139,7 @@ cl::Event enqueue_batched(const QueueTarget& target, cl::CommandQueue& queue, co
   const KernelBatch<T> p = row_major(call);
   auto program = ProgramCache::instance().get(
       target.context, target.device, "gemm_batched",
-      gemm_batched_build_options(dtype_of<T>(), config, p.trans_a, p.trans_b, call.per_matrix()), op);
+      gemm_batched_build_options(dtype_of<T>(), config, p.trans_a, p.trans_b, call.per_matrix(), alignment_of(p)), op);
   const std::string kernel = "gemm_batched_" + config.variant;
   const Geometry g = geometry_of(config, p.m, p.n, p.batch, *target.info);
   check_work_group_fits(op, *program, kernel, g.work_group);

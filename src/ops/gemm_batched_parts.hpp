@@ -4,6 +4,7 @@
 
 #include <CL/opencl.hpp>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,9 +77,19 @@ struct BatchedBucketShape {
 // Throws tilecl::Error for an unknown bucket.
 const BatchedBucketShape& gemm_batched_bucket_shape(const std::string& bucket);
 
-// DTYPE, STORAGE, TRANS_A, TRANS_B, USE_OFFSETS and the configuration's build parameters.
+// What a call promises the tiled kernel's vector accesses (kernels/gemm_batched.cl, ALIGN_A/B/C): every stored row
+// of every A (B, C) matrix starts at a multiple of this many elements (1, 2, 4 or 8).
+struct OperandAlignment {
+  std::uint64_t a = 1, b = 1, c = 1;
+};
+// The largest of 8, 4, 2, 1 that divides every value.
+std::uint64_t common_alignment(std::initializer_list<std::uint64_t> values);
+// The same over a leading dimension and a list of offsets.
+std::uint64_t common_alignment(std::uint64_t ld, const std::vector<std::size_t>& offsets);
+
+// DTYPE, STORAGE, TRANS_A, TRANS_B, USE_OFFSETS, ALIGN_A/B/C and the configuration's build parameters.
 BuildOptions gemm_batched_build_options(const DTypeInfo& dtype, const Config& config, bool trans_a, bool trans_b,
-                                        bool per_matrix);
+                                        bool per_matrix, const OperandAlignment& alignment);
 
 // The subject of one bucket, strided (op "gemm_strided_batched") or with per-matrix offsets ("gemm_batched").
 std::unique_ptr<TuningSubject> make_gemm_batched_subject(const std::string& dtype, const std::string& bucket,

@@ -86,7 +86,11 @@ class GemmBatchedSubject : public TuningSubject {
     return gemm_batched_default_config(dtype_of<T>(), bucket_, device);
   }
   BuildOptions build_options(const Config& config) const override {
-    return gemm_batched_build_options(dtype_of<T>(), config, false, false, per_matrix_);
+    // The timing batch's program: packed matrices (leading dimensions and offsets multiples of the bucket's sides).
+    const OperandAlignment packed{common_alignment({shape_.k, shape_.m * shape_.k}),
+                                  common_alignment({shape_.n, shape_.k * shape_.n}),
+                                  common_alignment({shape_.n, shape_.m * shape_.n})};
+    return gemm_batched_build_options(dtype_of<T>(), config, false, false, per_matrix_, packed);
   }
 
   void prepare(const cl::CommandQueue& queue, std::uint64_t seed) override {

@@ -35,8 +35,17 @@ bool work_group_fits(std::int64_t x, std::int64_t y, std::int64_t z, const Devic
   return static_cast<std::uint64_t>(x * y * z) <= d.max_work_group_size;
 }
 
-VariantSpace tiled_space(std::size_t element) {
+// `values` with `first` moved to (or added at) the front.
+std::vector<std::int64_t> starting_with(std::int64_t first, std::vector<std::int64_t> values) {
+  values.erase(std::remove(values.begin(), values.end(), first), values.end());
+  values.insert(values.begin(), first);
+  return values;
+}
+
+// `element`: bytes of the compute type (local tiles); `storage`: bytes of an element in memory.
+VariantSpace tiled_space(std::size_t element, std::size_t storage) {
   const auto local_vec = static_cast<std::int64_t>(16 / element);
+  const auto widest = static_cast<std::int64_t>(16 / storage);
   return {
       "tiled",
       {{"PAD", {4, 1, 0}},
@@ -46,7 +55,10 @@ VariantSpace tiled_space(std::size_t element) {
        {"WPT_N", {4, 2, 8, 1}},
        {"WPT_M", {4, 2, 8, 1}},
        {"TILE_N", {32, 64, 16, 8}},
-       {"TILE_M", {32, 64, 16, 8}}},
+       {"TILE_M", {32, 64, 16, 8}},
+       {"LOAD_VEC", starting_with(widest, {4, 2, 1, 8})},
+       {"PREFETCH_C", {0, 1}},
+       {"DOUBLE_BUFFER", {0, 1}}},
       {{"TILE_M, TILE_N, TILE_K in [1, 256], WPT_M, WPT_N in [1, 16] (at most 64 outputs), MATS in [1, 64], PAD in "
         "[0, 16]",
         [](const Values& v, const DeviceInfo&) {
@@ -71,6 +83,12 @@ VariantSpace tiled_space(std::size_t element) {
           if (use == 0) return true;
           return use == 1 && at(v, "WPT_M") % local_vec == 0 && at(v, "WPT_N") % local_vec == 0 &&
                  (at(v, "TILE_M") + at(v, "PAD")) % local_vec == 0 && (at(v, "TILE_N") + at(v, "PAD")) % local_vec == 0;
+        }},
+       {"LOAD_VEC in {1, 2, 4, 8}, at most 16 bytes; PREFETCH_C and DOUBLE_BUFFER 0 or 1",
+        [widest](const Values& v, const DeviceInfo&) {
+          const auto load = at(v, "LOAD_VEC");
+          return (load == 1 || load == 2 || load == 4 || load == 8) && load <= widest &&
+                 in_range(at(v, "PREFETCH_C"), 0, 1) && in_range(at(v, "DOUBLE_BUFFER"), 0, 1);
         }},
        {"MATS * TILE_K * (TILE_M + TILE_N + 2 * PAD) elements fit local memory",
         [element](const Values& v, const DeviceInfo& d) {
@@ -97,9 +115,10 @@ VariantSpace cpu_space() {
 }
 
 // Vector local reads with a padding of 4 where the outputs per work-item allow it, else strided outputs with a
-// padding of 1.
-Config tiled_config(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::int64_t wpt_m,
-                    std::int64_t wpt_n, std::int64_t mats) {
+// padding of 1; global accesses of 16 bytes (`storage` bytes an element) where the call's alignment allows
+// (element by element, the H100 took 1.6-2.3x longer at 32^3 to 128^3: bench/results/nvidia-h100/session14).
+Config tiled_config(std::size_t storage, std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k,
+                    std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t mats) {
   const bool vectors = wpt_m % 4 == 0 && wpt_n % 4 == 0;
   return {"tiled",
           {{"TILE_M", tile_m},
@@ -109,7 +128,10 @@ Config tiled_config(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_
            {"WPT_N", wpt_n},
            {"MATS", mats},
            {"PAD", vectors ? 4 : 1},
-           {"USE_LOCAL_VECTORS", vectors ? 1 : 0}}};
+           {"USE_LOCAL_VECTORS", vectors ? 1 : 0},
+           {"LOAD_VEC", static_cast<std::int64_t>(16 / storage)},
+           {"PREFETCH_C", 0},
+           {"DOUBLE_BUFFER", 0}}};
 }
 
 Config cpu_config(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_t wg_x, std::int64_t wg_y) {
@@ -130,27 +152,35 @@ std::vector<Config> preferred_configs(const DTypeInfo& dtype, const BatchedBucke
     return {cpu_config(4, wpt_n, vec, 1, side != 0 && side <= 16 ? 2 : 4), cpu_config(1, 1, 1, 1, 1)};
   }
   // GPUs: a whole small matrix per work-group (several when tiny: 64 to 256 work-items a group), 4 x 4 outputs
-  // per work-item from 32 x 32 up; larger matrices in 64 x 64 tiles, 8 x 4 outputs per work-item.
+  // per work-item at 32 x 32; larger matrices in 64 x 64 tiles, 8 x 4 outputs per work-item, K in steps of 32
+  // (H100, session 14: 8 x 4 with 32 beat 4 x 4 with 16 by 12% at 64^3 and 3% at 128^3).
   std::vector<Config> configs;
-  if (side != 0 && side <= 8) configs.push_back(tiled_config(8, 8, 8, 2, 2, 8));
-  if (side != 0 && side <= 16) configs.push_back(tiled_config(16, 16, 16, 2, 2, 4));
-  if (side != 0 && side <= 32) configs.push_back(tiled_config(32, 32, 16, 4, 4, 2));
-  if (side != 0 && side <= 64) configs.push_back(tiled_config(64, 64, 16, 4, 4, 1));
-  configs.push_back(tiled_config(64, 64, 16, 8, 4, 1));
-  configs.push_back(tiled_config(32, 32, 8, 4, 4, 1));
-  configs.push_back(tiled_config(8, 8, 8, 1, 1, 1));
+  const std::size_t bytes = dtype.size;
+  const auto tiled = [&](std::int64_t tm, std::int64_t tn, std::int64_t tk, std::int64_t wm, std::int64_t wn,
+                         std::int64_t mats) { configs.push_back(tiled_config(bytes, tm, tn, tk, wm, wn, mats)); };
+  if (side != 0 && side <= 8) tiled(8, 8, 8, 2, 2, 8);
+  if (side != 0 && side <= 16) tiled(16, 16, 16, 2, 2, 4);
+  if (side != 0 && side <= 32) tiled(32, 32, 16, 4, 4, 2);
+  tiled(64, 64, 32, 8, 4, 1);
+  tiled(32, 32, 8, 4, 4, 1);
+  tiled(8, 8, 8, 1, 1, 1);
   configs.push_back(cpu_config(1, 1, 1, 1, 1));
   return configs;
 }
 
-// `values` with `first` moved to (or added at) the front.
-std::vector<std::int64_t> starting_with(std::int64_t first, std::vector<std::int64_t> values) {
-  values.erase(std::remove(values.begin(), values.end(), first), values.end());
-  values.insert(values.begin(), first);
-  return values;
+}  // namespace
+
+std::uint64_t common_alignment(std::initializer_list<std::uint64_t> values) {
+  for (std::uint64_t width : {8, 4, 2})
+    if (std::all_of(values.begin(), values.end(), [width](std::uint64_t v) { return v % width == 0; })) return width;
+  return 1;
 }
 
-}  // namespace
+std::uint64_t common_alignment(std::uint64_t ld, const std::vector<std::size_t>& offsets) {
+  std::uint64_t bits = ld;
+  for (std::size_t offset : offsets) bits |= offset;
+  return common_alignment({bits});  // a power of two divides every value iff it divides their bitwise or
+}
 
 const BatchedBucketShape& gemm_batched_bucket_shape(const std::string& bucket) {
   for (const auto& entry : bucket_table())
@@ -172,7 +202,7 @@ std::vector<std::string> gemm_batched_buckets() {
 }
 
 Config gemm_batched_default_config(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
-  const SearchSpace space({tiled_space(compute_size(dtype)), cpu_space()});
+  const SearchSpace space({tiled_space(compute_size(dtype), dtype.size), cpu_space()});
   const auto configs = preferred_configs(dtype, gemm_batched_bucket_shape(bucket), device);
   for (const auto& config : configs)
     if (space.validate(config, device).empty()) return config;
@@ -181,7 +211,7 @@ Config gemm_batched_default_config(const DTypeInfo& dtype, const std::string& bu
 
 SearchSpace gemm_batched_search_space(const DTypeInfo& dtype, const std::string& bucket, const DeviceInfo& device) {
   const Config preferred = gemm_batched_default_config(dtype, bucket, device);
-  std::vector<VariantSpace> variants{tiled_space(compute_size(dtype)), cpu_space()};
+  std::vector<VariantSpace> variants{tiled_space(compute_size(dtype), dtype.size), cpu_space()};
   std::stable_partition(variants.begin(), variants.end(),
                         [&](const VariantSpace& space) { return space.variant == preferred.variant; });
   for (auto& parameter : variants.front().parameters)
@@ -190,8 +220,8 @@ SearchSpace gemm_batched_search_space(const DTypeInfo& dtype, const std::string&
 }
 
 BuildOptions gemm_batched_build_options(const DTypeInfo& dtype, const Config& config, bool trans_a, bool trans_b,
-                                        bool per_matrix) {
-  static const SearchSpace space({tiled_space(4), cpu_space()});
+                                        bool per_matrix, const OperandAlignment& alignment) {
+  static const SearchSpace space({tiled_space(4, 1), cpu_space()});
   BuildOptions options;
   // Half storage computes in float (kernels/gemm_batched.cl, HALF_STORAGE): local tiles and scalars are floats.
   options.define("DTYPE", is_half_storage(dtype) ? "float" : dtype.cl_type);
@@ -201,6 +231,11 @@ BuildOptions gemm_batched_build_options(const DTypeInfo& dtype, const Config& co
   options.define("TRANS_B", trans_b ? 1 : 0);
   options.define("USE_OFFSETS", per_matrix ? 1 : 0);
   options.define("LOCAL_VEC", static_cast<std::int64_t>(16 / compute_size(dtype)));
+  if (config.variant == "tiled") {  // the CPU kernel has no use for them: one program whatever the alignment
+    options.define("ALIGN_A", static_cast<std::int64_t>(alignment.a));
+    options.define("ALIGN_B", static_cast<std::int64_t>(alignment.b));
+    options.define("ALIGN_C", static_cast<std::int64_t>(alignment.c));
+  }
   options.define("VARIANT", config.variant == "tiled" ? 1 : 2);  // only the configuration's kernel
   space.add_build_macros(config, options);
   return options;

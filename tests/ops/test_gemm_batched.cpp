@@ -37,6 +37,7 @@ struct Problem {
   bool shared_a = false;      // stride_a = 0: every product uses the first A
   bool in_order = false;      // gemm_batched: offsets evenly spaced in matrix order (not shuffled)
   bool same_scalars = false;  // gemm_batched: every matrix with the problem's alpha and beta
+  std::size_t align = 1;      // leading dimensions, offsets and C's guard rounded up to multiples (vector accesses)
 
   std::string describe() const {
     return std::string(per_matrix ? "offsets " : "strided ") + (layout == Layout::RowMajor ? "row " : "col ") +
@@ -44,7 +45,7 @@ struct Problem {
            std::to_string(batch) + "x" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
            " alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) + " ld+" + std::to_string(ld_extra) +
            " gap " + std::to_string(gap) + (shared_a ? " shared A" : "") + (in_order ? " in order" : "") +
-           (same_scalars ? " same scalars" : "");
+           (same_scalars ? " same scalars" : "") + (align > 1 ? " align " + std::to_string(align) : "");
   }
 };
 
@@ -70,14 +71,15 @@ struct Operand {
 
 Operand operand(const Problem& p, reference::Extent extent, std::size_t count, std::size_t order_salt) {
   const auto layout = ref_layout(p.layout);
-  Operand o{extent, reference::min_ld(layout, extent) + p.ld_extra, 0, {}};
+  const auto aligned = [&](std::size_t value) { return (value + p.align - 1) / p.align * p.align; };
+  Operand o{extent, aligned(reference::min_ld(layout, extent) + p.ld_extra), 0, {}};
   o.span = reference::required_elements(layout, extent, o.ld);
   std::vector<std::size_t> slots(count);
   std::iota(slots.begin(), slots.end(), 0);
   if (p.per_matrix && !p.in_order)
     std::rotate(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(order_salt % count),
                 slots.end());  // matrix i sits in slot (i + salt) % count: offsets out of order
-  for (std::size_t i = 0; i < count; ++i) o.offsets.push_back(p.first + slots[i] * (o.span + p.gap));
+  for (std::size_t i = 0; i < count; ++i) o.offsets.push_back(aligned(p.first) + slots[i] * aligned(o.span + p.gap));
   return o;
 }
 
@@ -178,7 +180,7 @@ void check_batched(const Config* config, const Problem& p) {
   }
 
   cl::Buffer a_buffer = test::to_device(a_values), b_buffer = test::to_device(b_values);
-  test::GuardedBuffer<T> c_buffer(start);
+  test::GuardedBuffer<T> c_buffer(start, p.align > 1 ? 24 : test::GuardedBuffer<T>::kDefaultGuard);
   cl::Event done =
       run<T>(config, p, a_used, b, c, a_buffer, b_buffer, c_buffer.buffer(), c_buffer.offset(), alphas, betas);
   REQUIRE(done() != nullptr);
@@ -198,8 +200,10 @@ void check_batched(const Config* config, const Problem& p) {
   CHECK_MESSAGE(bad == 0, bad << " of " << got.size() << " elements of C differ");
 }
 
+// A tiled setting; LOAD_VEC 1, no early read of C and no double buffering unless given.
 Config tiled(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::int64_t wpt_m, std::int64_t wpt_n,
-             std::int64_t mats, std::int64_t pad = 1, std::int64_t local_vectors = 0) {
+             std::int64_t mats, std::int64_t pad = 1, std::int64_t local_vectors = 0, std::int64_t load_vec = 1,
+             std::int64_t prefetch_c = 0, std::int64_t double_buffer = 0) {
   return {"tiled",
           {{"TILE_M", tile_m},
            {"TILE_N", tile_n},
@@ -208,7 +212,10 @@ Config tiled(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std:
            {"WPT_N", wpt_n},
            {"MATS", mats},
            {"PAD", pad},
-           {"USE_LOCAL_VECTORS", local_vectors}}};
+           {"USE_LOCAL_VECTORS", local_vectors},
+           {"LOAD_VEC", load_vec},
+           {"PREFETCH_C", prefetch_c},
+           {"DOUBLE_BUFFER", double_buffer}}};
 }
 Config cpu(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_t wg_x, std::int64_t wg_y) {
   return {"cpu", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"VEC", vec}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
@@ -218,13 +225,21 @@ Config cpu(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_
 // program per transpose pair and per kind).
 std::vector<Config> one_per_variant() { return {tiled(16, 16, 8, 4, 4, 2, 4, 1), cpu(4, 8, 4, 2, 4)}; }
 
+// Tiled settings with vector global accesses (they apply where the call is aligned), some reading C early or
+// double buffered: vector local reads and C in runs of 4, 16 x 16 tiles; strided outputs, a 32 x 32 tile, the next
+// K step's loads before the current step's products; 8 x 8 tiles of 8 matrices with 2-wide accesses.
+std::vector<Config> vector_settings() {
+  return {tiled(16, 16, 8, 4, 4, 2, 4, 1, 4, 1), tiled(32, 32, 16, 2, 4, 1, 1, 0, 4, 0, 1),
+          tiled(8, 8, 8, 2, 2, 8, 1, 0, 2, 1, 1)};
+}
+
 // Further settings: tiny tiles with many matrices per group, whole 32 x 32 matrices, 64 x 64 tiles with 8 x 4
 // outputs (both with vector local reads, padded by 4 and unpadded), odd matrices per group without padding (its
 // K step longer than some K; a K step of 32 there costs PoCL a minute of compiling); CPU widths 1 and 8, 3 rows.
 std::vector<Config> more_settings() {
   return {tiled(8, 8, 8, 2, 2, 8),
           tiled(32, 32, 16, 4, 4, 2, 4, 1),
-          tiled(64, 64, 16, 8, 4, 1, 0, 1),
+          tiled(64, 64, 16, 8, 4, 1, 0, 1, 1, 0, 1),
           tiled(8, 4, 8, 2, 2, 3, 0),
           tiled(4, 8, 4, 1, 1, 1),
           cpu(4, 16, 8, 1, 8),
@@ -257,6 +272,42 @@ TEST_SUITE("ops.gemm_batched") {
       CAPTURE(config.to_string());
       for (const auto& p : every_orientation(base)) check_batched<float>(&config, p);
     }
+  }
+
+  TEST_CASE("gemm_batched: vector accesses where the call is aligned (LOAD_VEC, ALIGN_*), C read early (PREFETCH_C)") {
+    // Ragged sizes: vectors that would cross an edge are read element by element.
+    Problem base;
+    base.batch = 5, base.m = 19, base.n = 13, base.k = 23, base.alpha = -1.25, base.beta = 0.5;
+    base.ld_extra = 2, base.gap = 3, base.first = 1, base.align = 4;
+    const auto settings = vector_settings();
+    {
+      CAPTURE(settings[0].to_string());
+      for (const auto& p : every_orientation(base)) check_batched<float>(&settings[0], p);
+    }
+    for (const auto& config : {settings[1], settings[2]}) {
+      CAPTURE(config.to_string());
+      Problem p = base;
+      check_batched<float>(&config, p);  // strided, row-major NN
+      p.layout = Layout::ColMajor, p.trans_a = p.trans_b = Transpose::Yes, p.per_matrix = true, p.align = 2;
+      check_batched<float>(&config, p);  // listed offsets, 2-aligned
+      p.per_matrix = false, p.trans_a = p.trans_b = Transpose::No, p.beta = 0.0, p.align = 8, p.k = 41;
+      check_batched<float>(&config, p);  // beta 0 over NaN with C read early
+    }
+    Problem larger = base;  // several tiles and K steps per matrix
+    larger.batch = 3, larger.m = 70, larger.n = 45, larger.k = 67;
+    check_batched<float>(&settings[1], larger);
+    if (device().info->fp64) {
+      Problem p = base;
+      p.per_matrix = true, p.align = 2;
+      const Config two_wide = tiled(16, 16, 8, 4, 4, 2, 4, 1, 2, 1);  // 16 bytes of double
+      check_batched<double>(&two_wide, p);
+    }
+    Problem p = base;  // half: 8-wide (16-byte) and 4-wide aligned loads
+    p.align = 8;
+    const Config eight_wide = tiled(32, 32, 16, 2, 4, 1, 1, 0, 8, 0);
+    check_batched<half>(&eight_wide, p);
+    p.align = 4, p.per_matrix = true, p.trans_b = Transpose::Yes;
+    check_batched<half>(&settings[0], p);
   }
 
   TEST_CASE("gemm_batched: several settings at edge sizes: 1x1x1, primes, k = 1, one row, one column, batch 1") {
@@ -450,6 +501,12 @@ TEST_SUITE("ops.gemm_batched") {
       p.per_matrix = false, p.beta = 1.5, p.trans_a = Transpose::No;
       check_batched<half>(&config, p);
     }
+    // Aligned operands through vector accesses (oclgrind checks their bounds).
+    Problem p;
+    p.batch = 3, p.m = 5, p.n = 6, p.k = 7, p.alpha = 0.5, p.beta = 1.5, p.gap = 1, p.align = 4;
+    check_batched<float>(&vector_settings()[0], p);
+    p.trans_b = Transpose::Yes, p.beta = 0.0;
+    check_batched<float>(&vector_settings()[1], p);
   }
 
   TEST_CASE("gemm_batched: buckets, defaults (this device's and an H200-like GPU's) and the tuning subjects") {
