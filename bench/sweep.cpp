@@ -17,7 +17,7 @@ std::vector<SweepOp> sweep_ops(const DeviceInfo& device) {
   std::vector<SweepOp> ops;
   for (auto&& family :
        {sweeps::gemm_sweep_ops(device), sweeps::gemm_mma_sweep_ops(device), sweeps::transpose_sweep_ops(device),
-        sweeps::vector_sweep_ops(device), sweeps::image_sweep_ops(device)})
+        sweeps::vector_sweep_ops(device), sweeps::batched_sweep_ops(device), sweeps::image_sweep_ops(device)})
     ops.insert(ops.end(), family.begin(), family.end());
   return ops;
 }

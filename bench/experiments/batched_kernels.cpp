@@ -108,7 +108,8 @@ int main(int argc, char** argv) {
     Case c{};
     if (std::sscanf(argv[i], "%zux%zux%zux%zu", &c.batch, &c.m, &c.n, &c.k) == 4) cases.push_back(c);
   }
-  if (cases.empty()) cases = {{4096, 32, 32, 32}, {1024, 64, 64, 64}, {256, 128, 128, 128}, {3000, 20, 30, 40}, {16384, 8, 8, 8}};
+  if (cases.empty())
+    cases = {{4096, 32, 32, 32}, {1024, 64, 64, 64}, {256, 128, 128, 128}, {3000, 20, 30, 40}, {16384, 8, 8, 8}};
 
   cl::Device device = cl::Device::getDefault();
   cl::Context context(device);

@@ -48,6 +48,8 @@ std::vector<SweepOp> gemm_sweep_ops(const DeviceInfo& device);
 std::vector<SweepOp> gemm_mma_sweep_ops(const DeviceInfo& device);
 std::vector<SweepOp> transpose_sweep_ops(const DeviceInfo& device);
 std::vector<SweepOp> vector_sweep_ops(const DeviceInfo& device);
+// Strided-batched SGEMM at random batches of small matrices beside CLBlast's and a copy of the bytes.
+std::vector<SweepOp> batched_sweep_ops(const DeviceInfo& device);
 // Filters and gray at random images beside a copy of their bytes (and OpenCV on CPUs).
 std::vector<SweepOp> image_sweep_ops(const DeviceInfo& device);
 // The host overhead of a warm call on tiny problems (axpy, transpose, gemm), beside CLBlast's.

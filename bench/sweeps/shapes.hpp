@@ -88,6 +88,34 @@ inline GemmShape draw_gemm_shape(std::mt19937_64& random, std::uint64_t largest)
   return s;
 }
 
+// Strided-batched GEMM: a GEMM shape with sides log-uniform in [1, largest_side] (transposes, layout and padded
+// leading dimensions as above), `batch` log-uniform in [1, 16384] within `largest_elements` elements of operands,
+// the matrices of each operand one after the other with 1..8 elements between them in a third of the shapes.
+struct BatchedShape {
+  GemmShape gemm;
+  std::uint64_t batch = 1, gap = 0;
+  std::uint64_t span_a() const { return GemmShape::extent(gemm.layout, gemm.a_rows(), gemm.a_cols(), gemm.lda); }
+  std::uint64_t span_b() const { return GemmShape::extent(gemm.layout, gemm.b_rows(), gemm.b_cols(), gemm.ldb); }
+  std::uint64_t span_c() const { return GemmShape::extent(gemm.layout, gemm.m, gemm.n, gemm.ldc); }
+  std::uint64_t stride_a() const { return span_a() + gap; }
+  std::uint64_t stride_b() const { return span_b() + gap; }
+  std::uint64_t stride_c() const { return span_c() + gap; }
+  std::string text() const {
+    return std::to_string(batch) + "x" + gemm.key() + (gemm.padded() ? ":ld+" : "") +
+           (gap > 0 ? ":gap" + std::to_string(gap) : "");
+  }
+};
+
+inline BatchedShape draw_batched_shape(std::mt19937_64& random, std::uint64_t largest_side,
+                                       std::uint64_t largest_elements) {
+  BatchedShape s;
+  s.gemm = draw_gemm_shape(random, largest_side);
+  s.gap = coin(random, 1.0 / 3) ? std::uniform_int_distribution<std::uint64_t>(1, 8)(random) : 0;
+  const std::uint64_t each = s.stride_a() + s.stride_b() + s.stride_c();
+  s.batch = log_uniform(random, 1, std::clamp<std::uint64_t>(largest_elements / each, 1, 16384));
+  return s;
+}
+
 // Transpose of a rows x cols row-major matrix: both sides log-uniform in [1, largest], leading dimensions padded
 // by 1..16 in a third of the shapes.
 struct TransposeShape {

@@ -132,11 +132,13 @@ Geometry geometry_of(const Config& config, std::uint64_t m, std::uint64_t n, std
 }
 
 template <typename T>
-cl::Event enqueue_batched(const QueueTarget& target, cl::CommandQueue& queue, const Config& config,
+cl::Event enqueue_batched(const QueueTarget& target, cl::CommandQueue& queue, const Config& chosen, bool fit,
                           const BatchedCall<T>& call, const std::vector<cl::Event>* wait,
                           std::vector<cl::Event>* events) {
   const std::string op = batched_op_name(call);
   const KernelBatch<T> p = row_major(call);
+  const Config config =
+      fit ? gemm_batched_fit_config(dtype_of<T>(), chosen, p.m, p.n, p.k, p.batch, *target.info) : chosen;
   auto program = ProgramCache::instance().get(
       target.context, target.device, "gemm_batched",
       gemm_batched_build_options(dtype_of<T>(), config, p.trans_a, p.trans_b, call.per_matrix(), alignment_of(p)), op);
@@ -211,7 +213,8 @@ cl::Event run_gemm_batched(const Config* config, cl::CommandQueue& queue, const 
   validate_batched<T>(target, regular ? strided : call);
   check_wait_list(op, wait, target.context);
   const BatchedCall<T>& run = regular && uniform_scalars(call) ? strided : call;
-  return enqueue_batched<T>(target, queue, resolve_config(target, run, config), run, wait, events);
+  // A configuration the caller gave runs as given; a chosen one is fitted to matrices smaller than its tile.
+  return enqueue_batched<T>(target, queue, resolve_config(target, run, config), config == nullptr, run, wait, events);
 }
 
 template cl::Event run_gemm_batched<float>(const Config*, cl::CommandQueue&, const BatchedCall<float>&,

@@ -87,6 +87,15 @@ std::uint64_t common_alignment(std::initializer_list<std::uint64_t> values);
 // The same over a leading dimension and a list of offsets.
 std::uint64_t common_alignment(std::uint64_t ld, const std::vector<std::size_t>& offsets);
 
+// A tiled configuration fitted to a call whose matrices are smaller than its tile (kernel view: row-major m x n,
+// depth k, `batch` matrices): TILE_M, TILE_N and TILE_K shrink to the powers of two that hold m, n and k (outputs
+// per work-item with them); MATS grows to keep the work-group's work-items, within its local memory, while the
+// batch gives each compute unit two groups; when one matrix a group is all the batch allows, outputs per
+// work-item shrink instead. Vector local reads are dropped where the outputs per work-item no longer allow them.
+// Anything else comes back unchanged.
+Config gemm_batched_fit_config(const DTypeInfo& dtype, const Config& config, std::uint64_t m, std::uint64_t n,
+                               std::uint64_t k, std::uint64_t batch, const DeviceInfo& device);
+
 // DTYPE, STORAGE, TRANS_A, TRANS_B, USE_OFFSETS, ALIGN_A/B/C and the configuration's build parameters.
 BuildOptions gemm_batched_build_options(const DTypeInfo& dtype, const Config& config, bool trans_a, bool trans_b,
                                         bool per_matrix, const OperandAlignment& alignment);

@@ -118,7 +118,7 @@ VariantSpace cpu_space() {
 // padding of 1; global accesses of 16 bytes (`storage` bytes an element) where the call's alignment allows
 // (element by element, the H100 took 1.6-2.3x longer at 32^3 to 128^3: bench/results/nvidia-h100/session14).
 Config tiled_config(std::size_t storage, std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k,
-                    std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t mats) {
+                    std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t mats, std::int64_t double_buffer) {
   const bool vectors = wpt_m % 4 == 0 && wpt_n % 4 == 0;
   return {"tiled",
           {{"TILE_M", tile_m},
@@ -131,7 +131,7 @@ Config tiled_config(std::size_t storage, std::int64_t tile_m, std::int64_t tile_
            {"USE_LOCAL_VECTORS", vectors ? 1 : 0},
            {"LOAD_VEC", static_cast<std::int64_t>(16 / storage)},
            {"PREFETCH_C", 0},
-           {"DOUBLE_BUFFER", 0}}};
+           {"DOUBLE_BUFFER", double_buffer}}};
 }
 
 Config cpu_config(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t vec, std::int64_t wg_x, std::int64_t wg_y) {
@@ -152,18 +152,22 @@ std::vector<Config> preferred_configs(const DTypeInfo& dtype, const BatchedBucke
     return {cpu_config(4, wpt_n, vec, 1, side != 0 && side <= 16 ? 2 : 4), cpu_config(1, 1, 1, 1, 1)};
   }
   // GPUs: a whole small matrix per work-group (several when tiny: 64 to 256 work-items a group), 4 x 4 outputs
-  // per work-item at 32 x 32; larger matrices in 64 x 64 tiles, 8 x 4 outputs per work-item, K in steps of 32
-  // (H100, session 14: 8 x 4 with 32 beat 4 x 4 with 16 by 12% at 64^3 and 3% at 128^3).
+  // per work-item at 32 x 32; larger matrices in 64 x 64 tiles, 8 x 4 outputs per work-item, K in steps of 16 with
+  // the next step's loads issued before the current step's products (H100, session 14: 13% faster than without at
+  // 128^3, 4% at 64^3; double buffering lost 8% at 32^3, one K step). A call's matrices smaller than the tile get
+  // it fitted to them (gemm_batched_fit_config).
   std::vector<Config> configs;
   const std::size_t bytes = dtype.size;
   const auto tiled = [&](std::int64_t tm, std::int64_t tn, std::int64_t tk, std::int64_t wm, std::int64_t wn,
-                         std::int64_t mats) { configs.push_back(tiled_config(bytes, tm, tn, tk, wm, wn, mats)); };
-  if (side != 0 && side <= 8) tiled(8, 8, 8, 2, 2, 8);
-  if (side != 0 && side <= 16) tiled(16, 16, 16, 2, 2, 4);
-  if (side != 0 && side <= 32) tiled(32, 32, 16, 4, 4, 2);
-  tiled(64, 64, 32, 8, 4, 1);
-  tiled(32, 32, 8, 4, 4, 1);
-  tiled(8, 8, 8, 1, 1, 1);
+                         std::int64_t mats, std::int64_t double_buffer) {
+    configs.push_back(tiled_config(bytes, tm, tn, tk, wm, wn, mats, double_buffer));
+  };
+  if (side != 0 && side <= 8) tiled(8, 8, 8, 2, 2, 8, 0);
+  if (side != 0 && side <= 16) tiled(16, 16, 16, 2, 2, 4, 0);
+  if (side != 0 && side <= 32) tiled(32, 32, 16, 4, 4, 2, 0);
+  tiled(64, 64, 16, 8, 4, 1, 1);
+  tiled(32, 32, 8, 4, 4, 1, 0);
+  tiled(8, 8, 8, 1, 1, 1, 0);
   configs.push_back(cpu_config(1, 1, 1, 1, 1));
   return configs;
 }
@@ -217,6 +221,60 @@ SearchSpace gemm_batched_search_space(const DTypeInfo& dtype, const std::string&
   for (auto& parameter : variants.front().parameters)
     parameter.candidates = starting_with(preferred.value(parameter.name), parameter.candidates);
   return SearchSpace(std::move(variants));
+}
+
+Config gemm_batched_fit_config(const DTypeInfo& dtype, const Config& config, std::uint64_t m, std::uint64_t n,
+                               std::uint64_t k, std::uint64_t batch, const DeviceInfo& device) {
+  if (config.variant != "tiled" || m == 0 || n == 0) return config;
+  const auto value = [&](const char* name) { return config.value(name); };
+  const auto power_of_two_at_least = [](std::uint64_t x) {
+    std::int64_t p = 1;
+    while (static_cast<std::uint64_t>(p) < x) p *= 2;
+    return p;
+  };
+  const std::int64_t tm = value("TILE_M"), tn = value("TILE_N"), tk = value("TILE_K");
+  const std::int64_t wm = value("WPT_M"), wn = value("WPT_N"), mats = value("MATS"), pad = value("PAD");
+  const std::int64_t tm2 = std::min(tm, power_of_two_at_least(m)), tn2 = std::min(tn, power_of_two_at_least(n));
+  const std::int64_t tk2 = k == 0 ? tk : std::min(tk, power_of_two_at_least(k));
+  // Only tiles that are powers of two shrink (a tuned odd tile stays as it is).
+  const auto power = [](std::int64_t x) { return (x & (x - 1)) == 0; };
+  if ((tm2 == tm && tn2 == tn && tk2 == tk) || !power(tm) || !power(tn) || !power(tk) || !power(wm) || !power(wn))
+    return config;
+  std::int64_t wm2 = std::min(wm, tm2), wn2 = std::min(wn, tn2);
+  const std::int64_t threads = (tm / wm) * (tn / wn) * mats;
+  const auto local = [](std::int64_t t_m, std::int64_t t_n, std::int64_t t_k, std::int64_t p, std::int64_t z) {
+    return z * t_k * (t_m + t_n + 2 * p);
+  };
+  const auto local_vec = static_cast<std::int64_t>(16 / compute_size(dtype));
+  const auto keeps_vectors = [&] {  // vector local reads still possible with these outputs per work-item
+    return value("USE_LOCAL_VECTORS") == 1 && wm2 % local_vec == 0 && wn2 % local_vec == 0 &&
+           (tm2 + pad) % local_vec == 0 && (tn2 + pad) % local_vec == 0;
+  };
+  const auto pad_for = [&](bool vectors) { return vectors || value("USE_LOCAL_VECTORS") == 0 ? pad : 1; };
+  // Matrices per group: as many as keep the group's work-items and local memory, but only while the batch still
+  // gives every compute unit two groups.
+  const std::uint64_t units = std::max(1u, device.compute_units);
+  std::int64_t batch_cap = 1;
+  while (static_cast<std::uint64_t>(batch_cap) * 2 * 2 * units <= batch) batch_cap *= 2;
+  const std::int64_t pad2 = pad_for(keeps_vectors());
+  std::int64_t mats2 = 1;
+  while (mats2 * 2 <= std::min<std::int64_t>(64, batch_cap) && (tm2 / wm2) * (tn2 / wn2) * mats2 * 2 <= threads &&
+         local(tm2, tn2, tk2, pad2, mats2 * 2) <= local(tm, tn, tk, pad, mats))
+    mats2 *= 2;
+  // A batch too small to fill the device: fewer outputs per work-item, up to the group's former work-items.
+  if (mats2 == 1)
+    while ((tm2 / wm2) * (tn2 / wn2) * 2 <= threads && (wm2 > 1 || wn2 > 1)) {
+      if (wm2 >= wn2)
+        wm2 /= 2;
+      else
+        wn2 /= 2;
+    }
+  const bool vectors = keeps_vectors();
+  Config fitted = config;
+  fitted.values["TILE_M"] = tm2, fitted.values["TILE_N"] = tn2, fitted.values["TILE_K"] = tk2;
+  fitted.values["WPT_M"] = wm2, fitted.values["WPT_N"] = wn2, fitted.values["MATS"] = mats2;
+  fitted.values["USE_LOCAL_VECTORS"] = vectors ? 1 : 0, fitted.values["PAD"] = pad_for(vectors);
+  return fitted;
 }
 
 BuildOptions gemm_batched_build_options(const DTypeInfo& dtype, const Config& config, bool trans_a, bool trans_b,

@@ -13,6 +13,7 @@
 #include "support/fixture.hpp"
 #include "support/gemm_support.hpp"
 #include "support/guarded_buffer.hpp"
+#include "sweeps/shapes.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm_batched.hpp"
 #include "tuning/op_registry.hpp"
@@ -308,6 +309,92 @@ TEST_SUITE("ops.gemm_batched") {
     check_batched<half>(&eight_wide, p);
     p.align = 4, p.per_matrix = true, p.trans_b = Transpose::Yes;
     check_batched<half>(&settings[0], p);
+  }
+
+  TEST_CASE("gemm_batched: the bench sweep's shapes, scaled down (seeds 1-2): this device's choice and a GPU's") {
+    // The same random streams as `tilecl bench --sweep --family blas` (bench/sweeps/shapes.hpp) with sides of at
+    // most 40 and at most 50 matrices: the sweep's transposes, layouts and gaps (one padding for all operands),
+    // through the public function and through the default an H200-like GPU gives the shape's bucket.
+    DeviceInfo gpu = *device().info;
+    gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true, gpu.compute_units = 132;
+    gpu.local_memory_bytes = std::min<std::uint64_t>(49152, device().info->local_memory_bytes);
+    gpu.max_work_group_size = std::min<std::size_t>(1024, device().info->max_work_group_size);
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+      auto random = bench::sweeps::sweep_random(seed, "gemm_strided_batched", "float");
+      for (int shape = 0; shape < 4; ++shape) {
+        const auto s = bench::sweeps::draw_batched_shape(random, 40, 1u << 16);
+        CAPTURE(seed);
+        CAPTURE(s.text());
+        const auto& g = s.gemm;
+        Problem p;
+        p.layout = g.layout, p.trans_a = g.trans_a, p.trans_b = g.trans_b;
+        p.batch = std::min<std::uint64_t>(s.batch, 50), p.m = g.m, p.n = g.n, p.k = g.k;
+        p.alpha = 1.0, p.beta = shape % 2 == 0 ? 0.5 : 0.0, p.gap = s.gap;
+        p.ld_extra = g.lda - g.minimal_ld(g.a_rows(), g.a_cols());
+        check_batched<float>(nullptr, p);
+        const Config gpu_choice =
+            detail::gemm_batched_default_config(detail::dtype_of<float>(), detail::gemm_batched_bucket(p.m, p.n), gpu);
+        check_batched<float>(&gpu_choice, p);
+        // The same choice fitted to the matrices, as a GPU call runs it (kernel view: row-major, m and n swapped
+        // for column-major calls).
+        const bool row = p.layout == Layout::RowMajor;
+        const Config fitted = detail::gemm_batched_fit_config(detail::dtype_of<float>(), gpu_choice, row ? p.m : p.n,
+                                                              row ? p.n : p.m, p.k, p.batch, gpu);
+        CAPTURE(fitted.to_string());
+        CHECK(detail::gemm_batched_search_space(detail::dtype_of<float>(), detail::gemm_batched_bucket(p.m, p.n), gpu)
+                  .validate(fitted, gpu) == "");
+        if (fitted != gpu_choice) check_batched<float>(&fitted, p);
+      }
+    }
+  }
+
+  TEST_CASE("gemm_batched: a chosen tiling is fitted to matrices smaller than its tile") {
+    const auto& dtype = detail::dtype_of<float>();
+    DeviceInfo gpu = *device().info;
+    gpu.compute_units = 132;
+    const Config wide = tiled(64, 64, 16, 8, 4, 1, 4, 1, 4, 0, 1);  // 128 work-items, vector local reads
+    // 2111 matrices of two rows and 112 columns, K 25: 2 x 64 tiles with 2 x 4 outputs (no vector local reads), 2
+    // matrices a group (their local tiles take what the one 64 x 64 tile took).
+    Config fitted = detail::gemm_batched_fit_config(dtype, wide, 2, 112, 25, 2111, gpu);
+    CHECK(fitted.value("TILE_M") == 2);
+    CHECK(fitted.value("TILE_N") == 64);
+    CHECK(fitted.value("TILE_K") == 16);
+    CHECK(fitted.value("WPT_M") == 2);
+    CHECK(fitted.value("WPT_N") == 4);
+    CHECK(fitted.value("MATS") == 2);
+    CHECK(fitted.value("USE_LOCAL_VECTORS") == 0);
+    CHECK(fitted.value("PAD") == 1);
+    CHECK(fitted.value("DOUBLE_BUFFER") == 1);
+    // 10136 matrices of 5 x 30, K 3, from the 32 x 32 default with two a group: 8 x 32 tiles, K 4, 8 a group.
+    const Config small = tiled(32, 32, 16, 4, 4, 2, 4, 1, 4);
+    fitted = detail::gemm_batched_fit_config(dtype, small, 5, 30, 3, 10136, gpu);
+    CHECK(fitted.value("TILE_M") == 8);
+    CHECK(fitted.value("TILE_N") == 32);
+    CHECK(fitted.value("TILE_K") == 4);
+    CHECK(fitted.value("MATS") == 8);
+    CHECK(fitted.value("USE_LOCAL_VECTORS") == 1);
+    // 13 matrices cannot fill 132 compute units: one a group, and fewer outputs per work-item (57 x 7 in a 64 x 8
+    // tile: the 128 work-items the group had).
+    fitted = detail::gemm_batched_fit_config(dtype, wide, 57, 7, 49, 13, gpu);
+    CHECK(fitted.value("MATS") == 1);
+    CHECK(fitted.value("TILE_N") == 8);
+    CHECK((fitted.value("TILE_M") / fitted.value("WPT_M")) * (fitted.value("TILE_N") / fitted.value("WPT_N")) == 128);
+    // Matrices that fill the tile, the CPU kernel and odd tiles are left alone.
+    CHECK(detail::gemm_batched_fit_config(dtype, wide, 64, 100, 300, 5000, gpu) == wide);
+    CHECK(detail::gemm_batched_fit_config(dtype, cpu(4, 8, 4, 2, 4), 2, 2, 2, 10, gpu) == cpu(4, 8, 4, 2, 4));
+    const Config odd = tiled(12, 8, 8, 4, 2, 1, 0);
+    CHECK(detail::gemm_batched_fit_config(dtype, odd, 1, 1, 1, 1, gpu) == odd);
+    // The fitted settings run.
+    Problem p;
+    p.batch = 9, p.m = 2, p.n = 112, p.k = 25, p.alpha = 0.5, p.beta = 0.5, p.align = 4;
+    fitted = detail::gemm_batched_fit_config(dtype, wide, 2, 112, 25, 2111, gpu);
+    check_batched<float>(&fitted, p);
+    p.m = 5, p.n = 30, p.k = 3, p.align = 1, p.gap = 1;
+    fitted = detail::gemm_batched_fit_config(dtype, small, 5, 30, 3, 10136, gpu);
+    check_batched<float>(&fitted, p);
+    p.m = 57, p.n = 7, p.k = 49, p.batch = 13;
+    fitted = detail::gemm_batched_fit_config(dtype, wide, 57, 7, 49, 13, gpu);
+    check_batched<float>(&fitted, p);
   }
 
   TEST_CASE("gemm_batched: several settings at edge sizes: 1x1x1, primes, k = 1, one row, one column, batch 1") {
