@@ -237,8 +237,8 @@ Config gemm_batched_fit_config(const DTypeInfo& dtype, const Config& config, std
   const std::int64_t tm2 = std::min(tm, power_of_two_at_least(m)), tn2 = std::min(tn, power_of_two_at_least(n));
   const std::int64_t tk2 = k == 0 ? tk : std::min(tk, power_of_two_at_least(k));
   // Only tiles that are powers of two shrink (a tuned odd tile stays as it is).
-  const auto power = [](std::int64_t x) { return (x & (x - 1)) == 0; };
-  if ((tm2 == tm && tn2 == tn && tk2 == tk) || !power(tm) || !power(tn) || !power(tk) || !power(wm) || !power(wn))
+  if ((tm2 == tm && tn2 == tn && tk2 == tk) || !is_power_of_two(tm) || !is_power_of_two(tn) || !is_power_of_two(tk) ||
+      !is_power_of_two(wm) || !is_power_of_two(wn))
     return config;
   std::int64_t wm2 = std::min(wm, tm2), wn2 = std::min(wn, tn2);
   const std::int64_t threads = (tm / wm) * (tn / wn) * mats;
