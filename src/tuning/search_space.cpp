@@ -88,17 +88,60 @@ bool advance(const VariantSpace& space, const std::vector<std::size_t>& order, s
 
 }  // namespace
 
-std::vector<Config> SearchSpace::enumerate(const DeviceInfo& device) const {
+std::vector<Config> SearchSpace::enumerate(const DeviceInfo& device, std::size_t per_variant) const {
   std::vector<Config> configs;
   for (const auto& space : variants_) {
     const std::vector<std::size_t> order = odometer_order(space);
     std::vector<std::size_t> index(space.parameters.size(), 0);
+    std::size_t found = 0;
     do {
       Config config = config_at(space, index);
-      if (meets_constraints(space, config, device)) configs.push_back(std::move(config));
-    } while (advance(space, order, index));
+      if (meets_constraints(space, config, device)) {
+        configs.push_back(std::move(config));
+        ++found;
+      }
+    } while (found < per_variant && advance(space, order, index));
   }
   return configs;
+}
+
+std::vector<Config> SearchSpace::same_program_configs(const Config& config, const DeviceInfo& device) const {
+  std::vector<Config> configs;
+  const VariantSpace* space = find(config.variant);
+  if (space == nullptr) return configs;
+  std::vector<std::size_t> order;  // the launch parameters' digits, in the odometer's order
+  for (std::size_t p : odometer_order(*space))
+    if (space->parameters[p].kind == ParameterKind::Launch) order.push_back(p);
+  std::vector<std::size_t> index(space->parameters.size(), 0);
+  do {
+    Config candidate = config_at(*space, index);
+    bool complete = true;
+    for (const auto& parameter : space->parameters) {
+      if (parameter.kind != ParameterKind::Build) continue;
+      const auto value = config.values.find(parameter.name);
+      if (value == config.values.end())
+        complete = false;
+      else
+        candidate.values[parameter.name] = value->second;
+    }
+    if (!complete) return {};
+    if (meets_constraints(*space, candidate, device)) configs.push_back(std::move(candidate));
+  } while (advance(*space, order, index));
+  return configs;
+}
+
+std::uint64_t SearchSpace::combinations() const {
+  constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t total = 0;
+  for (const auto& space : variants_) {
+    std::uint64_t product = 1;
+    for (const auto& parameter : space.parameters) {
+      const std::uint64_t count = parameter.candidates.size();
+      product = count != 0 && product > most / count ? most : product * count;
+    }
+    total = total > most - product ? most : total + product;
+  }
+  return total;
 }
 
 std::string SearchSpace::validate(const Config& config, const DeviceInfo& device) const {

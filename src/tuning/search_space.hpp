@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -53,8 +54,18 @@ class SearchSpace {
   const VariantSpace* find(const std::string& variant) const;
 
   // Every combination of candidates that meets its variant's constraints on this device, variant by
-  // variant, in declaration order.
-  std::vector<Config> enumerate(const DeviceInfo& device) const;
+  // variant, in declaration order; at most `per_variant` of each variant (the first ones in that order).
+  std::vector<Config> enumerate(const DeviceInfo& device,
+                                std::size_t per_variant = std::numeric_limits<std::size_t>::max()) const;
+
+  // The configurations that build `config`'s program: its variant with its build parameters, every combination
+  // of the launch parameters' candidates that meets the constraints, in enumerate's order. Walks the launch
+  // parameters' combinations only, however large the space.
+  std::vector<Config> same_program_configs(const Config& config, const DeviceInfo& device) const;
+
+  // How many combinations of candidates the space has before its constraints (saturating at 2^64 - 1): what
+  // enumerate walks.
+  std::uint64_t combinations() const;
 
   // Empty when `config` names a variant of this space, sets exactly its parameters (values need not be
   // among the candidates) and meets its constraints on this device; else the reason it does not.

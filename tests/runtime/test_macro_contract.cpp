@@ -45,43 +45,44 @@ bool is_read(const std::string& text, const std::string& name) {
 struct HostMacros {
   std::map<std::string, std::set<std::string>> parameters, rendered;
 };
-HostMacros host_macros() {
-  HostMacros host;
-  for (const auto& op : detail::tunable_op_registry()) {
-    const std::string& family = op.description.family;
-    for (const auto& dtype : op.description.dtypes) {
-      if (!device().info->fp64 && dtype == "double") continue;
-      for (const auto& shape : op.description.default_shapes) {
-        auto subject = op.make_subject(dtype, shape);
-        const auto space = subject->search_space(*device().info);
-        // A variant may build from another family than its op's (gemm's "gemv" runs gemv.cl).
-        auto family_of = [&](const std::string& variant) {
-          const auto* found = space.find(variant);
-          return found != nullptr && !found->family.empty() ? found->family : family;
-        };
-        for (const auto& variant : space.variants())
-          for (const auto& parameter : variant.parameters)
-            if (parameter.kind == detail::ParameterKind::Build)
-              host.parameters[family_of(variant.variant)].insert(parameter.name);
-        std::vector<detail::Config> configs{subject->default_config(*device().info)};
-        std::set<std::string> seen;  // the first configuration of each variant
-        for (const auto& config : space.enumerate(*device().info))
-          if (seen.insert(config.variant).second) configs.push_back(config);
-        for (const auto& config : configs) {
-          const detail::BuildOptions options = subject->build_options(config);
-          for (const auto& [name, value] : options.macros()) host.rendered[family_of(config.variant)].insert(name);
+const HostMacros& host_macros() {
+  static const HostMacros macros = [] {
+    HostMacros host;
+    for (const auto& op : detail::tunable_op_registry()) {
+      const std::string& family = op.description.family;
+      for (const auto& dtype : op.description.dtypes) {
+        if (!device().info->fp64 && dtype == "double") continue;
+        for (const auto& shape : op.description.default_shapes) {
+          auto subject = op.make_subject(dtype, shape);
+          const auto space = subject->search_space(*device().info);
+          // A variant may build from another family than its op's (gemm's "gemv" runs gemv.cl).
+          auto family_of = [&](const std::string& variant) {
+            const auto* found = space.find(variant);
+            return found != nullptr && !found->family.empty() ? found->family : family;
+          };
+          for (const auto& variant : space.variants())
+            for (const auto& parameter : variant.parameters)
+              if (parameter.kind == detail::ParameterKind::Build)
+                host.parameters[family_of(variant.variant)].insert(parameter.name);
+          std::vector<detail::Config> configs = space.enumerate(*device().info, 1);  // the first of each variant
+          configs.push_back(subject->default_config(*device().info));
+          for (const auto& config : configs) {
+            const detail::BuildOptions options = subject->build_options(config);
+            for (const auto& [name, value] : options.macros()) host.rendered[family_of(config.variant)].insert(name);
+          }
         }
       }
     }
-  }
-  return host;
+    return host;
+  }();
+  return macros;
 }
 
 }  // namespace
 
 TEST_SUITE("runtime.macro_contract") {
   TEST_CASE("macro contract: every build parameter of every search space is a macro its kernel family reads") {
-    const HostMacros host = host_macros();
+    const HostMacros& host = host_macros();
     REQUIRE(host.parameters.size() >= 5);
     for (const auto& entry : host.parameters) {
       const std::string& family = entry.first;
@@ -117,7 +118,7 @@ TEST_SUITE("runtime.macro_contract") {
   }
 
   TEST_CASE("macro contract: every macro a kernel file declares a default for is one the host sets") {
-    const HostMacros host = host_macros();
+    const HostMacros& host = host_macros();
     for (const auto& entry : host.rendered) {
       const std::string& family = entry.first;
       const auto declared = declared_macros(detail::kernel_source(family).text);
