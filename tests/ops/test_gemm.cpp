@@ -503,6 +503,21 @@ TEST_SUITE("ops.gemm") {
     CHECK(gemv_rows.variant == "gemv");
     CHECK(value(gemv_rows, "SPLIT") == 16);
     CHECK(detail::gemm_default_config(f32, "gemv-dots", h200).variant == "gemv");
+    // 9..32 rows or columns: the tiled kernel in K slices first, the skinny kernels next (first use times both).
+    for (const char* category : {"skinny-rows", "skinny-dots"}) {
+      CAPTURE(category);
+      const Config skinny_default = detail::gemm_default_config(f32, category, h200);
+      CHECK(skinny_default.variant == "regblock");
+      const auto p = detail::gemm::row_major(
+          detail::gemm::parse_shape(std::string(category) == "skinny-rows" ? "16x4096x4096" : "2750x26x4733"));
+      const auto ranked = detail::gemm::ranked_configs(f32, p, h200);
+      REQUIRE(ranked.size() >= 4);
+      CHECK(ranked[0].variant == "regblock");
+      CHECK(ranked[0].value("SPLIT") >= 4);  // the K slices give the 132 compute units work
+      CHECK(ranked[1].variant.rfind("skinny_", 0) == 0);
+      CHECK(ranked[2].variant == "regblock");
+      CHECK(ranked[3].variant.rfind("skinny_", 0) == 0);
+    }
     // A GPU with 16 KiB of local memory and 256 work-items: the 128 x 128 tile does not fit.
     DeviceInfo small_gpu = h200;
     small_gpu.local_memory_bytes = 16384, small_gpu.max_work_group_size = 256;
