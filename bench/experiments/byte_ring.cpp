@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_timing.hpp"
 #include "tilecl/convolve.hpp"
 
 namespace {
@@ -90,17 +91,7 @@ cl::CommandQueue queue;
 cl::Device device;
 
 double batch_ms(const std::function<void()>& call, int repeats = 20) {
-  call();
-  queue.finish();
-  double best = 1e30;
-  for (int batch = 0; batch < 3; ++batch) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int r = 0; r < repeats; ++r) call();
-    queue.finish();
-    best = std::min(
-        best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / repeats);
-  }
-  return best;
+  return tilecl::experiments::best_batch_ms(queue, call, 3, repeats);
 }
 
 std::vector<float> gaussian(int size) {

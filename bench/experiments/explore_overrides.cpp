@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_timing.hpp"
 #include "tilecl/convolve.hpp"
 #include "tilecl/elementwise.hpp"
 #include "tilecl/error.hpp"
@@ -42,17 +43,7 @@ cl::Device device;
 
 // Host time of `repeats` back-to-back calls ended by one finish, per call, best of three batches.
 double batch_ms(const std::function<void()>& call, int repeats = 20) {
-  call();
-  queue.finish();
-  double best = 1e30;
-  for (int batch = 0; batch < 3; ++batch) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int r = 0; r < repeats; ++r) call();
-    queue.finish();
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    best = std::min(best, ms / repeats);
-  }
-  return best;
+  return tilecl::experiments::best_batch_ms(queue, call, 3, repeats);
 }
 
 cl::Buffer filled(std::uint64_t bytes, std::uint32_t pattern = 0x3f3a5c29u) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_timing.hpp"
 #include "ops/gemm/problem.hpp"
 #include "ops/gemm/shapes.hpp"
 #include "tilecl/gemm.hpp"
@@ -22,17 +23,7 @@
 namespace {
 
 double batch_ms(cl::CommandQueue& queue, const std::function<void()>& call) {
-  call();
-  queue.finish();
-  double best = 1e30;
-  for (int batch = 0; batch < 3; ++batch) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int r = 0; r < 20; ++r) call();
-    queue.finish();
-    best = std::min(best,
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 20);
-  }
-  return best;
+  return tilecl::experiments::best_batch_ms(queue, call, 3, 20);
 }
 
 }  // namespace

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "batch_timing.hpp"
+
 namespace {
 
 const char* kSource = R"CL(
@@ -54,17 +56,7 @@ __kernel void sum_bits(__global const ushort* x, __global float* out) {
 )CL";
 
 double best_ms(cl::CommandQueue& queue, const std::function<void()>& call) {
-  call();
-  queue.finish();
-  double best = 1e30;
-  for (int batch = 0; batch < 5; ++batch) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int r = 0; r < 20; ++r) call();
-    queue.finish();
-    best = std::min(best,
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 20);
-  }
-  return best;
+  return tilecl::experiments::best_batch_ms(queue, call, 5, 20);
 }
 
 }  // namespace

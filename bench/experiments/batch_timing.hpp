@@ -1,0 +1,28 @@
+// Shared by the experiments: host time of back-to-back calls ended by one finish, per call, best of several batches.
+// The experiments include it by its relative path and are built one file at a time (see each file's header).
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+namespace tilecl::experiments {
+
+// One call and a finish first (compiles, first-use tuning and caches out of the way), then `batches` batches of
+// `repeats` calls each ended by one finish: the best batch's time per call, in milliseconds.
+inline double best_batch_ms(cl::CommandQueue& queue, const std::function<void()>& call, int batches, int repeats) {
+  call();
+  queue.finish();
+  double best = 1e30;
+  for (int batch = 0; batch < batches; ++batch) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < repeats; ++r) call();
+    queue.finish();
+    best = std::min(
+        best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / repeats);
+  }
+  return best;
+}
+
+}  // namespace tilecl::experiments
