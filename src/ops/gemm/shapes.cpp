@@ -237,49 +237,64 @@ void add_gemv_candidate(const DTypeInfo& dtype, const KernelProblem& p, const De
   if (is_gemv(category_of(p).name)) ranked.insert(ranked.begin(), gemv_default(dtype, p, device));
 }
 
+// CPUs: the category's default; for deep shapes K in blocks or not, by the shape, then the other form, then packed
+// panels, which won where C is larger (500 x 300 x 3000: 9.2 ms against 11.7 in place; 64 x 2048 x 4096: 22.2
+// against 19.0).
+std::vector<Config> cpu_ranked(const DTypeInfo& dtype, const std::string& category, const KernelProblem& p,
+                               const DeviceInfo& device) {
+  Config first = cpu_default(dtype, category, device);
+  if (category != "deep") return {first};
+  Config other = first, packed = first;
+  first.values["K_BLOCK"] = cpu_k_block(dtype, p, first.value("WPT_N"));
+  other.values["K_BLOCK"] = first.value("K_BLOCK") == 0 ? kCpuKBlock : 0;
+  packed.values["USE_PACKED_B"] = 1;
+  return {first, other, packed};
+}
+
+// `first` and `second` taken in turns, starting with first.
+std::vector<Config> alternating(std::vector<Config> first, std::vector<Config> second) {
+  std::vector<Config> merged;
+  for (std::size_t i = 0; i < std::max(first.size(), second.size()); ++i) {
+    if (i < first.size()) merged.push_back(std::move(first[i]));
+    if (i < second.size()) merged.push_back(std::move(second[i]));
+  }
+  return merged;
+}
+
+// GPUs: the register-blocked kernel's tilings as the model ranks them; for skinny classes with the skinny kernels.
+// 9..32 rows or columns: the model's best tiling first, then the two lists alternate (first use times the same four
+// as before session 15, in another order). In the sweeps' first-use timings of such shapes (H200 seeds 1-3, H100
+// seed 13) the tiled kernel in K slices won 5 of 7 (302x13x1070, 12x325x1003, 2825x21x1981, 4023x15x2592,
+// 31x3116x5387; the skinny kernels 56x14x4934 and 176x25x1617), and the skinny default, which is what
+// TILECL_TUNE=off runs, took 0.86 ms against 0.07 at 2750x26x4733 on an H100 (session 13, run 1). 1..8: the skinny
+// kernels first (after the gemv variant, added by the caller).
+std::vector<Config> gpu_ranked(const DTypeInfo& dtype, const std::string& category, const KernelProblem& p,
+                               const DeviceInfo& device) {
+  std::vector<Config> regblock = regblock_ranked(dtype, p, device);
+  std::vector<Config> ranked;
+  if (is_skinny(category)) {
+    std::vector<Config> skinny = skinny_configs(dtype, category, p, device);
+    if (is_gemv(category)) {
+      ranked = std::move(skinny);
+      for (auto& config : regblock) ranked.push_back(std::move(config));
+    } else {
+      ranked = alternating(std::move(regblock), std::move(skinny));
+    }
+  } else {
+    ranked = std::move(regblock);
+  }
+  if (category == "small")
+    ranked.insert(ranked.begin() + (ranked.empty() ? 0 : 1), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
+  return ranked;
+}
+
 }  // namespace
 
 std::vector<Config> ranked_configs(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device) {
   const std::string category = category_of(p).name;
   const SearchSpace& space = variants_for(dtype).space;
   const bool cpu = device.is_cpu() || !device.local_memory_is_dedicated;
-  std::vector<Config> ranked;
-  if (cpu) {
-    Config first = cpu_default(dtype, category, device);
-    if (category == "deep") {
-      // K in blocks or not, by the shape; first-use tuning times the other form, then packed panels, which won
-      // where C is larger (500 x 300 x 3000: 9.2 ms against 11.7 in place; 64 x 2048 x 4096: 22.2 against 19.0).
-      Config other = first, packed = first;
-      first.values["K_BLOCK"] = cpu_k_block(dtype, p, first.value("WPT_N"));
-      other.values["K_BLOCK"] = first.value("K_BLOCK") == 0 ? kCpuKBlock : 0;
-      packed.values["USE_PACKED_B"] = 1;
-      ranked.push_back(std::move(first));
-      ranked.push_back(std::move(other));
-      ranked.push_back(std::move(packed));
-    } else {
-      ranked.push_back(std::move(first));
-    }
-  } else {
-    std::vector<Config> regblock = regblock_ranked(dtype, p, device);
-    if (is_skinny(category)) ranked = skinny_configs(dtype, category, p, device);
-    if (!is_gemv(category) && !ranked.empty() && !regblock.empty()) {
-      // 9..32 rows or columns: the model's best tiling first, then the two lists alternate (first use times the
-      // same four as before, in another order). In the sweeps' first-use timings of such shapes (H200 seeds 1-3,
-      // H100 seed 13) the tiled kernel in K slices won 5 of 7 (302x13x1070, 12x325x1003, 2825x21x1981, 4023x15x2592,
-      // 31x3116x5387; the skinny kernels 56x14x4934 and 176x25x1617), and the skinny default, which is what
-      // TILECL_TUNE=off runs, took 0.86 ms against 0.07 at 2750x26x4733 on an H100 (session 13, run 1).
-      std::vector<Config> skinny = std::move(ranked);
-      ranked.clear();
-      for (std::size_t i = 0; i < std::max(skinny.size(), regblock.size()); ++i) {
-        if (i < regblock.size()) ranked.push_back(std::move(regblock[i]));
-        if (i < skinny.size()) ranked.push_back(std::move(skinny[i]));
-      }
-    } else {
-      for (auto& config : regblock) ranked.push_back(std::move(config));
-    }
-    if (category == "small")
-      ranked.insert(ranked.begin() + (ranked.empty() ? 0 : 1), {"tiled", {{"TILE", 16}, {"PAD", 1}}});
-  }
+  std::vector<Config> ranked = cpu ? cpu_ranked(dtype, category, p, device) : gpu_ranked(dtype, category, p, device);
   add_gemv_candidate(dtype, p, device, ranked);
   ranked.push_back({"tiled", {{"TILE", 8}, {"PAD", 1}}});
   ranked.push_back({"naive", {{"WG_X", 8}, {"WG_Y", 8}}});
