@@ -106,25 +106,19 @@ std::vector<Config> SearchSpace::enumerate(const DeviceInfo& device, std::size_t
 }
 
 std::vector<Config> SearchSpace::same_program_configs(const Config& config, const DeviceInfo& device) const {
-  std::vector<Config> configs;
   const VariantSpace* space = find(config.variant);
-  if (space == nullptr) return configs;
+  if (space == nullptr) return {};
   std::vector<std::size_t> order;  // the launch parameters' digits, in the odometer's order
   for (std::size_t p : odometer_order(*space))
     if (space->parameters[p].kind == ParameterKind::Launch) order.push_back(p);
+  for (const auto& parameter : space->parameters)
+    if (parameter.kind == ParameterKind::Build && config.values.count(parameter.name) == 0) return {};
+  std::vector<Config> configs;
   std::vector<std::size_t> index(space->parameters.size(), 0);
   do {
     Config candidate = config_at(*space, index);
-    bool complete = true;
-    for (const auto& parameter : space->parameters) {
-      if (parameter.kind != ParameterKind::Build) continue;
-      const auto value = config.values.find(parameter.name);
-      if (value == config.values.end())
-        complete = false;
-      else
-        candidate.values[parameter.name] = value->second;
-    }
-    if (!complete) return {};
+    for (const auto& parameter : space->parameters)
+      if (parameter.kind == ParameterKind::Build) candidate.values[parameter.name] = config.values.at(parameter.name);
     if (meets_constraints(*space, candidate, device)) configs.push_back(std::move(candidate));
   } while (advance(*space, order, index));
   return configs;
