@@ -14,6 +14,7 @@
 #include "ops/image/filter_calls.hpp"
 #include "ops/image/filter_program.hpp"
 #include "ops/image/filter_space.hpp"
+#include "ops/image/image_common.hpp"
 #include "ops/image/tap_buffers.hpp"
 #include "reference/image_reference.hpp"
 #include "support/fixture.hpp"
@@ -537,6 +538,37 @@ TEST_SUITE("ops.convolve") {
         }
       }
     }
+  }
+
+  TEST_CASE("image kernels: a launch work-group is fitted to narrow and short calls, never grown") {
+    using detail::fitted_flat_launch;
+    auto check = [](std::int64_t wg_x, std::int64_t wg_y, std::uint64_t items_x, std::uint64_t items_y,
+                    std::size_t want_x, std::size_t want_y) {
+      CAPTURE(wg_x);
+      CAPTURE(wg_y);
+      CAPTURE(items_x);
+      CAPTURE(items_y);
+      const auto launch = fitted_flat_launch(wg_x, wg_y, items_x, items_y);
+      CHECK(launch.local[0] == want_x);
+      CHECK(launch.local[1] == want_y);
+      CHECK(launch.group_items == want_x * want_y);
+      CHECK(launch.group_items <= static_cast<std::size_t>(wg_x * wg_y));
+      CHECK(launch.global[0] % want_x == 0);
+      CHECK(launch.global[1] % want_y == 0);
+      CHECK(launch.global[0] >= items_x);
+      CHECK(launch.global[1] >= items_y);
+    };
+    check(128, 1, 1000, 1000, 128, 1);  // wide enough: unchanged
+    check(128, 1, 12, 1518, 16, 8);     // narrow and tall: 16 x 8 (1518 / 16 rows of groups >= 64)
+    check(128, 1, 12, 100, 16, 1);      // narrow and short: rows kept for the cores
+    check(128, 1, 1, 100000, 1, 64);    // one item a row: at most kMaxFittedRows rows
+    check(64, 4, 3, 3, 4, 4);           // tiny: width cut, height as given
+    check(96, 2, 5, 10000, 6, 32);      // a width that is not a power of two halves while it stays even
+    check(7, 3, 2, 2, 7, 3);            // odd: left as it is
+    const auto driver = fitted_flat_launch(0, 1, 12, 34);  // WG_X = 0: the driver chooses
+    CHECK(driver.group_items == 0);
+    CHECK(driver.global[0] == 12);
+    CHECK(driver.global[1] == 34);
   }
 
   TEST_CASE("convolve: the GPU defaults' tile shapes are exact on an image with interior tiles") {

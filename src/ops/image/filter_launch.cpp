@@ -2,6 +2,7 @@
 
 #include "launch.hpp"
 #include "ops/image/filter_program.hpp"
+#include "ops/image/image_common.hpp"
 #include "program_cache.hpp"
 #include "tilecl/error.hpp"
 #include "workspace.hpp"
@@ -32,19 +33,7 @@ KernelScalars scalars_of(const FilterProblem& problem) {
   return s;
 }
 
-struct Geometry {
-  cl::NDRange global, local;
-  std::size_t group_items = 0;  // 0: the driver chooses
-};
-
-// The launch-only work-group of the non-tiled kernels over items_x x items_y work-items.
-Geometry flat_geometry(const FilterPlan& plan, std::uint64_t items_x, std::uint64_t items_y) {
-  if (plan.wg_x == 0) return {cl::NDRange(items_x, items_y), cl::NullRange, 0};
-  const auto x = static_cast<std::uint64_t>(plan.wg_x), y = static_cast<std::uint64_t>(plan.wg_y);
-  return {cl::NDRange(round_up(items_x, x), round_up(items_y, y)), cl::NDRange(x, y), static_cast<std::size_t>(x * y)};
-}
-
-Geometry geometry_of(const FilterPlan& plan, const FilterProblem& problem) {
+LaunchGeometry geometry_of(const FilterPlan& plan, const FilterProblem& problem) {
   const std::uint64_t row_elements = problem.width * problem.shape.channels;
   const auto vec = static_cast<std::uint64_t>(plan.vec);
   switch (plan.variant) {
@@ -56,23 +45,23 @@ Geometry geometry_of(const FilterPlan& plan, const FilterProblem& problem) {
               cl::NDRange(group_x, group_y), static_cast<std::size_t>(group_x * group_y)};
     }
     case FilterVariant::Naive:
-      return flat_geometry(plan, problem.width, problem.height);
+      return fitted_flat_launch(plan.wg_x, plan.wg_y, problem.width, problem.height);
     case FilterVariant::TwoPass:
-      return flat_geometry(plan, ceil_div(row_elements, vec), problem.height);
+      return fitted_flat_launch(plan.wg_x, plan.wg_y, ceil_div(row_elements, vec), problem.height);
     case FilterVariant::Ring:
     case FilterVariant::Vector: {
       const std::uint64_t rows = problem.shape.form == FilterForm::Separable
                                      ? ceil_div(problem.height, static_cast<std::uint64_t>(plan.wpt_y))
                                      : problem.height;
-      return flat_geometry(plan, ceil_div(row_elements, vec), rows);
+      return fitted_flat_launch(plan.wg_x, plan.wg_y, ceil_div(row_elements, vec), rows);
     }
   }
   return {};
 }
 
 std::vector<cl::Event> launch_two_pass(const std::string& op, const QueueTarget& target, cl::CommandQueue& queue,
-                                       CompiledProgram& program, const Geometry& geometry, const FilterProblem& problem,
-                                       const ImageOperands& image, const BoundTaps& taps,
+                                       CompiledProgram& program, const LaunchGeometry& geometry,
+                                       const FilterProblem& problem, const ImageOperands& image, const BoundTaps& taps,
                                        const std::vector<cl::Event>* wait) {
   // Rows into a workspace of 4-byte elements (floats, or uints under USE_FIXED_POINT), then columns out of it.
   const KernelScalars s = scalars_of(problem);
@@ -111,9 +100,9 @@ std::vector<cl::Event> launch_two_pass(const std::string& op, const QueueTarget&
 }
 
 // Sets the single kernel's arguments and enqueues it.
-cl::Event launch_single(const std::string& op, cl::CommandQueue& queue, cl::Kernel& kernel, const Geometry& geometry,
-                        const FilterProblem& problem, const ImageOperands& image, const BoundTaps& taps,
-                        const std::vector<cl::Event>* wait) {
+cl::Event launch_single(const std::string& op, cl::CommandQueue& queue, cl::Kernel& kernel,
+                        const LaunchGeometry& geometry, const FilterProblem& problem, const ImageOperands& image,
+                        const BoundTaps& taps, const std::vector<cl::Event>* wait) {
   const KernelScalars s = scalars_of(problem);
   const auto src_offset = static_cast<cl_ulong>(image.src_offset), dst_offset = static_cast<cl_ulong>(image.dst_offset);
   const auto src_pitch = static_cast<cl_int>(image.src_pitch), dst_pitch = static_cast<cl_int>(image.dst_pitch);
@@ -146,7 +135,7 @@ std::vector<cl::Event> launch_filter_from(const std::string& op, const QueueTarg
     wait_list.insert(wait_list.end(), taps.copies.begin(), taps.copies.end());
     wait = &wait_list;
   }
-  const Geometry geometry = geometry_of(plan, problem);
+  const LaunchGeometry geometry = geometry_of(plan, problem);
   if (plan.variant == FilterVariant::TwoPass)
     return launch_two_pass(op, target, queue, program, geometry, problem, image, taps, wait);
   if (kernel != nullptr) return {launch_single(op, queue, *kernel, geometry, problem, image, taps, wait)};

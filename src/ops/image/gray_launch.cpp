@@ -1,6 +1,7 @@
 #include "ops/image/gray_launch.hpp"
 
 #include "launch.hpp"
+#include "ops/image/image_common.hpp"
 #include "program_cache.hpp"
 
 namespace tilecl::detail {
@@ -20,12 +21,7 @@ std::array<float, 3> kernel_weights(const GrayOptions& options, bool opencv) {
 
 namespace {
 
-struct GrayGeometry {
-  cl::NDRange global, local;
-  std::size_t group_items;  // 0: the driver chooses
-};
-
-GrayGeometry gray_geometry(const GrayPlan& plan, std::uint64_t width, std::uint64_t height) {
+LaunchGeometry gray_geometry(const GrayPlan& plan, std::uint64_t width, std::uint64_t height) {
   std::uint64_t items_x = width, items_y = height;
   if (plan.variant == GrayVariant::Vector) {
     items_x = ceil_div(ceil_div(width, static_cast<std::uint64_t>(plan.vec)), static_cast<std::uint64_t>(plan.wpt_x));
@@ -33,9 +29,7 @@ GrayGeometry gray_geometry(const GrayPlan& plan, std::uint64_t width, std::uint6
   } else if (plan.variant == GrayVariant::Words) {
     items_x = ceil_div(width, static_cast<std::uint64_t>(plan.vec));
   }
-  if (plan.wg_x == 0) return {cl::NDRange(items_x, items_y), cl::NullRange, 0};
-  const auto x = static_cast<std::uint64_t>(plan.wg_x), y = static_cast<std::uint64_t>(plan.wg_y);
-  return {cl::NDRange(round_up(items_x, x), round_up(items_y, y)), cl::NDRange(x, y), static_cast<std::size_t>(x * y)};
+  return fitted_flat_launch(plan.wg_x, plan.wg_y, items_x, items_y);
 }
 
 }  // namespace
@@ -47,7 +41,7 @@ std::size_t gray_group_items(const GrayPlan& plan) {
 cl::Event launch_gray_kernel(cl::CommandQueue& queue, cl::Kernel& kernel, const GrayPlan& plan, std::uint64_t width,
                              std::uint64_t height, const GrayOperands& operands, const std::array<float, 3>& weights,
                              const std::vector<cl::Event>* wait) {
-  const GrayGeometry geometry = gray_geometry(plan, width, height);
+  const LaunchGeometry geometry = gray_geometry(plan, width, height);
   set_kernel_args(kGrayOp, kernel, static_cast<cl_int>(width), static_cast<cl_int>(height), *operands.src,
                   static_cast<cl_ulong>(operands.src_offset), static_cast<cl_int>(operands.src_pitch), *operands.dst,
                   static_cast<cl_ulong>(operands.dst_offset), static_cast<cl_int>(operands.dst_pitch), weights[0],

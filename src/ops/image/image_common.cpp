@@ -48,17 +48,15 @@ Constraint work_group_fits() {
           }};
 }
 
-cl::NDRange local_range(const Config& config) {
-  const std::int64_t x = config.value("WG_X"), y = config.value("WG_Y");
-  if (x == 0) return cl::NullRange;
-  return cl::NDRange(static_cast<std::size_t>(x), static_cast<std::size_t>(y));
-}
-
-cl::NDRange global_range(const Config& config, std::uint64_t items_x, std::uint64_t items_y) {
-  const std::int64_t x = config.value("WG_X"), y = config.value("WG_Y");
-  if (x == 0) return cl::NDRange(items_x, items_y);
-  return cl::NDRange(round_up(items_x, static_cast<std::uint64_t>(x)),
-                     round_up(items_y, static_cast<std::uint64_t>(y)));
+LaunchGeometry fitted_flat_launch(std::int64_t wg_x, std::int64_t wg_y, std::uint64_t items_x, std::uint64_t items_y) {
+  if (wg_x <= 0) return {cl::NDRange(items_x, items_y), cl::NullRange, 0};
+  auto x = static_cast<std::uint64_t>(wg_x), y = static_cast<std::uint64_t>(std::max<std::int64_t>(wg_y, 1));
+  const std::uint64_t rows_cap = std::max(y, kMaxFittedRows);
+  while (x % 2 == 0 && x / 2 >= std::max<std::uint64_t>(items_x, 1)) {
+    x /= 2;
+    if (y * 2 <= rows_cap && items_y / (y * 2) >= kMinFittedGroupRows) y *= 2;
+  }
+  return {cl::NDRange(round_up(items_x, x), round_up(items_y, y)), cl::NDRange(x, y), static_cast<std::size_t>(x * y)};
 }
 
 Values work_group_default(std::int64_t preferred_x, std::int64_t items, std::size_t device_limit) {
