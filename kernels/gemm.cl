@@ -326,7 +326,7 @@ __kernel void gemm_naive(const int M, const int N, const int K, const DTYPE alph
   B += b_offset;
   C += c_offset;
   DTYPE acc = 0;
-  for (int k = 0; k < K; ++k) acc = mad(A[GEMM_A_INDEX(m, k)], B[GEMM_B_INDEX(k, n)], acc);
+  for (int k = 0; k < K; ++k) acc = TILECL_MAD(A[GEMM_A_INDEX(m, k)], B[GEMM_B_INDEX(k, n)], acc);
   gemm_store(C + GEMM_C_INDEX(m, n), acc, alpha, beta);
 }
 
@@ -376,7 +376,7 @@ __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1))) void gemm_tiled(
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-    for (int kk = 0; kk < TILE; ++kk) acc = mad(a_tile[ty][kk], b_tile[kk][tx], acc);
+    for (int kk = 0; kk < TILE; ++kk) acc = TILECL_MAD(a_tile[ty][kk], b_tile[kk][tx], acc);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   const int m = m0 + ty, n = n0 + tx;
@@ -520,7 +520,7 @@ GEMM_INLINE void rb_multiply(const __local VTYPE* a_local, const __local VTYPE* 
       for (int e = 0; e < VEC; ++e) {
 #pragma unroll
         for (int j = 0; j < RB_VN; ++j) {
-          acc[i * VEC + e][j] = mad((VTYPE)(GEMM_VELEM(a[i], e)), b[j], acc[i * VEC + e][j]);
+          acc[i * VEC + e][j] = TILECL_MAD((VTYPE)(GEMM_VELEM(a[i], e)), b[j], acc[i * VEC + e][j]);
         }
       }
     }
@@ -747,7 +747,7 @@ __kernel void gemm_cpu(const int M, const int N, const int K, const DTYPE alpha,
       for (int i = 0; i < WPT_M; ++i) {
         const VTYPE a = (VTYPE)(a_row[i][TRANS_A ? k * lda : k]);
 #pragma unroll
-        for (int j = 0; j < CPU_VN; ++j) acc[i][j] = mad(a, b[j], acc[i][j]);
+        for (int j = 0; j < CPU_VN; ++j) acc[i][j] = TILECL_MAD(a, b[j], acc[i][j]);
       }
     }
 #if K_BLOCK > 0
@@ -824,7 +824,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_skinny_m
     const VTYPE b = u.v;
 #endif
 #pragma unroll
-    for (int i = 0; i < WPT_M; ++i) acc[i] = mad((VTYPE)(A[GEMM_A_INDEX(row[i], k)]), b, acc[i]);
+    for (int i = 0; i < WPT_M; ++i) acc[i] = TILECL_MAD((VTYPE)(A[GEMM_A_INDEX(row[i], k)]), b, acc[i]);
   }
 #pragma unroll
   for (int i = 0; i < WPT_M; ++i) {
@@ -897,7 +897,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemm_skinny_n
 #pragma unroll
     for (int i = 0; i < WPT_M; ++i) {
 #pragma unroll
-      for (int j = 0; j < WPT_N; ++j) acc[i][j] = mad(a[i], b[j], acc[i][j]);
+      for (int j = 0; j < WPT_N; ++j) acc[i][j] = TILECL_MAD(a[i], b[j], acc[i][j]);
     }
   }
 #pragma unroll

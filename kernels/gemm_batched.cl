@@ -549,7 +549,7 @@ __kernel __attribute__((reqd_work_group_size(BT_WG_X, BT_WG_Y, MATS))) void gemm
 #pragma unroll
         for (int i = 0; i < WPT_M; ++i) {
 #pragma unroll
-          for (int j = 0; j < WPT_N; ++j) acc[i][j] = mad(a[i], b[j], acc[i][j]);
+          for (int j = 0; j < WPT_N; ++j) acc[i][j] = TILECL_MAD(a[i], b[j], acc[i][j]);
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -629,7 +629,7 @@ __kernel void gemm_batched_cpu(const int M, const int N, const int K, const DTYP
       for (int i = 0; i < WPT_M; ++i) {
         const VTYPE av = (VTYPE)BT_LOAD(a + BT_A_INDEX(min(m0 + i, M - 1), k));
 #pragma unroll
-        for (int j = 0; j < BT_CPU_VN; ++j) acc[i][j] = mad(av, bv[j], acc[i][j]);
+        for (int j = 0; j < BT_CPU_VN; ++j) acc[i][j] = TILECL_MAD(av, bv[j], acc[i][j]);
       }
     }
     __global STORAGE* c = C + matrix.c;

@@ -202,7 +202,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemv_dots(
       for (int v = 0; v < NUM_VECTORS; ++v) {
         const VTYPE x = GEMV_VLOAD(X + v * ldx + c + u * step);
 #pragma unroll
-        for (int i = 0; i < WPT; ++i) acc[i][v] = mad(a[u][i], x, acc[i][v]);
+        for (int i = 0; i < WPT; ++i) acc[i][v] = TILECL_MAD(a[u][i], x, acc[i][v]);
       }
     }
   }
@@ -211,7 +211,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemv_dots(
     for (int v = 0; v < NUM_VECTORS; ++v) {
       const VTYPE x = GEMV_VLOAD(X + v * ldx + c);
 #pragma unroll
-      for (int i = 0; i < WPT; ++i) acc[i][v] = mad(GEMV_VLOAD(row[i] + c), x, acc[i][v]);
+      for (int i = 0; i < WPT; ++i) acc[i][v] = TILECL_MAD(GEMV_VLOAD(row[i] + c), x, acc[i][v]);
     }
   }
   DTYPE sum[WPT][NUM_VECTORS];
@@ -225,7 +225,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemv_dots(
     for (int v = 0; v < NUM_VECTORS; ++v) {
       const DTYPE x = GEMV_LOAD(X + v * ldx + t);
 #pragma unroll
-      for (int i = 0; i < WPT; ++i) sum[i][v] = mad(GEMV_LOAD(row[i] + t), x, sum[i][v]);
+      for (int i = 0; i < WPT; ++i) sum[i][v] = TILECL_MAD(GEMV_LOAD(row[i] + t), x, sum[i][v]);
     }
   }
 
@@ -309,7 +309,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemv_columns(
       for (int v = 0; v < NUM_VECTORS; ++v) {
         const VTYPE x = (VTYPE)GEMV_LOAD(X + v * ldx + r + u * WG_Y);
 #pragma unroll
-        for (int j = 0; j < WPT; ++j) acc[j][v] = mad(a[u][j], x, acc[j][v]);
+        for (int j = 0; j < WPT; ++j) acc[j][v] = TILECL_MAD(a[u][j], x, acc[j][v]);
       }
     }
   }
@@ -318,7 +318,8 @@ __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1))) void gemv_columns(
     for (int v = 0; v < NUM_VECTORS; ++v) {
       const VTYPE x = (VTYPE)GEMV_LOAD(X + v * ldx + r);
 #pragma unroll
-      for (int j = 0; j < WPT; ++j) acc[j][v] = mad(gemv_row_vector(R + r * ldr, c0 + j * VEC, cols), x, acc[j][v]);
+      for (int j = 0; j < WPT; ++j)
+        acc[j][v] = TILECL_MAD(gemv_row_vector(R + r * ldr, c0 + j * VEC, cols), x, acc[j][v]);
     }
   }
 

@@ -833,9 +833,9 @@ TEST_SUITE("ops.gemm") {
     const std::string path = directory + "/gemm.cl";
     std::ifstream in(path);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string loop = "for (int k = 0; k < K; ++k) acc = mad(A[GEMM_A_INDEX(m, k)]";
+    const std::string loop = "for (int k = 0; k < K; ++k) acc = TILECL_MAD(A[GEMM_A_INDEX(m, k)]";
     REQUIRE(text.find(loop) != std::string::npos);
-    text.replace(text.find(loop), loop.size(), "for (int k = 1; k < K; ++k) acc = mad(A[GEMM_A_INDEX(m, k)]");
+    text.replace(text.find(loop), loop.size(), "for (int k = 1; k < K; ++k) acc = TILECL_MAD(A[GEMM_A_INDEX(m, k)]");
     std::ofstream(path) << text;
     {
       test::ScopedEnv kernel_dir("TILECL_KERNEL_DIR", directory);
