@@ -561,7 +561,7 @@ TEST_SUITE("ops.convolve") {
     check(128, 1, 1000, 1000, 128, 1);  // wide enough: unchanged
     check(128, 1, 12, 1518, 16, 8);     // narrow and tall: 16 x 8 (1518 / 16 rows of groups >= 64)
     check(128, 1, 12, 100, 16, 1);      // narrow and short: rows kept for the cores
-    check(128, 1, 1, 100000, 1, 64);    // one item a row: at most kMaxFittedRows rows
+    check(128, 1, 1, 100000, 1, 64);    // one item a row: at most 64 rows
     check(64, 4, 3, 3, 4, 4);           // tiny: width cut, height as given
     check(96, 2, 5, 10000, 6, 32);      // a width that is not a power of two halves while it stays even
     check(7, 3, 2, 2, 7, 3);            // odd: left as it is

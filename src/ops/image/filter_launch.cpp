@@ -146,6 +146,8 @@ std::vector<cl::Event> launch_filter_from(const std::string& op, const QueueTarg
 }
 
 std::size_t filter_group_items(const FilterPlan& plan, const FilterProblem& problem) {
+  // The flat variants' configured group bounds every fitted one, so one check covers every later call of the plan.
+  if (plan.variant != FilterVariant::Tiled) return plan.wg_x <= 0 ? 0 : static_cast<std::size_t>(plan.wg_x * plan.wg_y);
   return geometry_of(plan, problem).group_items;
 }
 

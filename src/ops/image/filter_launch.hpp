@@ -28,8 +28,8 @@ std::vector<cl::Event> launch_filter_from(const std::string& op, const QueueTarg
                                           const FilterProblem& problem, const ImageOperands& image,
                                           const BoundTaps& taps, const std::vector<cl::Event>* wait);
 
-// The program a plan builds for a problem, the name of its (first) kernel, and the work-items of one work-group
-// (0: the driver chooses).
+// The program a plan builds for a problem, the name of its (first) kernel, and the most work-items of one work-group
+// any call of the plan launches (0: the driver chooses; flat groups are fitted to each call, never above this).
 BuildOptions filter_program_options(const FilterProblem& problem, const DTypeInfo& dtype, const FilterPlan& plan);
 std::string filter_main_kernel(const FilterProblem& problem, const FilterPlan& plan);
 std::size_t filter_group_items(const FilterPlan& plan, const FilterProblem& problem);

@@ -48,6 +48,11 @@ Constraint work_group_fits() {
           }};
 }
 
+namespace {
+constexpr std::uint64_t kMaxFittedRows = 64;       // rows a fitted group may grow to
+constexpr std::uint64_t kMinFittedGroupRows = 64;  // groups along y a fitted group leaves the call
+}  // namespace
+
 LaunchGeometry fitted_flat_launch(std::int64_t wg_x, std::int64_t wg_y, std::uint64_t items_x, std::uint64_t items_y) {
   if (wg_x <= 0) return {cl::NDRange(items_x, items_y), cl::NullRange, 0};
   auto x = static_cast<std::uint64_t>(wg_x), y = static_cast<std::uint64_t>(std::max<std::int64_t>(wg_y, 1));

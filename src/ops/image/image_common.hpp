@@ -31,8 +31,8 @@ Constraint work_group_fits();
 
 // The launch of a non-tiled image kernel over items_x x items_y work-items with a (WG_X, WG_Y) work-group (WG_X = 0:
 // the driver chooses the group). The group is fitted to the call: while half its width still covers a row's
-// work-items it is halved, and its height doubled (up to kMaxFittedRows) while the call keeps kMinFittedGroupRows
-// groups along y for the device's cores. PoCL runs a work-group as a loop over its items, idle ones included: a
+// work-items it is halved, and its height doubled (up to 64 rows) while the call keeps 64 groups along y for the
+// device's cores. PoCL runs a work-group as a loop over its items, idle ones included: a
 // 59x1518x3 1x9 filter on bytes took 1.0 ms in the CPU default's 128 x 1 groups (12 items with work) and 0.6 ms in
 // 16 x 8 ones (AMD EPYC, 2 cores; OpenCV 0.19 ms). The group's size never grows, so a configuration that fits the
 // device fits after the fit.
@@ -40,8 +40,6 @@ struct LaunchGeometry {
   cl::NDRange global, local;
   std::size_t group_items = 0;  // 0: the driver chooses
 };
-constexpr std::uint64_t kMaxFittedRows = 64;
-constexpr std::uint64_t kMinFittedGroupRows = 64;
 LaunchGeometry fitted_flat_launch(std::int64_t wg_x, std::int64_t wg_y, std::uint64_t items_x, std::uint64_t items_y);
 // (WG_X, WG_Y) of at most `items` work-items (and the device's limit), WG_X = min(preferred_x, that).
 Values work_group_default(std::int64_t preferred_x, std::int64_t items, std::size_t device_limit);
