@@ -32,12 +32,16 @@
  *                      ldmatrix.trans turns K-major 16-bit operands into fragments. Work-groups walk the tiles
  *                      of C in groups of GROUP_M tile rows (L2 reuse). C is written through local memory (the
  *                      stage buffers, once K is done): each warp stages one m16 row of its accumulators at a time
- *                      and stores it as 16-byte vectors of C (element by element at C's ragged edges, or when ldc
- *                      or c_offset is not a multiple of 16 bytes' worth of elements); tilings whose staging would
- *                      not fit store from the registers.
+ *                      and stores it as 16-byte vectors of C (element by element at C's ragged edges), or, when
+ *                      ldc or c_offset is not a multiple of 16 bytes' worth of elements, element by element with
+ *                      consecutive lanes on consecutive elements; tilings whose staging would not fit store from
+ *                      the registers.
  *                      Needs: lda, ldb, a_offset and b_offset multiples of 16 bytes' worth of elements (8 for 16-bit,
- *                      4 for tf32) and 16-byte aligned buffers; the host packs an operand that misses this
- *                      (gemm_mma_pack). USE_PTX = 1 needs an NVIDIA GPU of compute capability 8.0 or newer; USE_PTX
+ *                      4 for tf32) and 16-byte aligned buffers, for the operands it copies 16 bytes at a time; the
+ *                      host packs an operand that misses this (gemm_mma_pack), or has the kernel read it in place
+ *                      (A_IN_PLACE, B_IN_PLACE: element loads into registers while the previous K tile is
+ *                      computed, written to the stage buffer after the barrier that frees it; no pack launch).
+ *                      USE_PTX = 1 needs an NVIDIA GPU of compute capability 8.0 or newer; USE_PTX
  *                      = 0 emulates each warp-level instruction with local memory and barriers (same fragments,
  *                      same swizzle, same pipeline code), so every device, PoCL and oclgrind included, runs and
  *                      checks the kernel's indexing.
@@ -88,6 +92,9 @@
  *   SPLIT_K           gemm_mma_sync: K shares computed by separate work-groups (1: none, C written directly; 2 to 16:
  *                     partial sums to a workspace, gemm_mma_split_sum adds them). For products with fewer tiles
  *                     than compute units and a long K.                                                default 1
+ *   A_IN_PLACE,       gemm_mma_sync: 0/1, the operand is read in place element by element (any leading dimension
+ *   B_IN_PLACE        and offset) instead of in 16-byte copies (which need them multiples of 16 bytes). For small
+ *                     products, where packing the operand first would cost a launch of its own.       default 0
  *   WPT_M, WPT_N      gemm_mma_portable outputs per work-item along M and N (1 to 16).          default 4, 4
  *   K_STEP            gemm_mma_portable: K elements whose loads are issued together before their multiply-adds
  *                     (1 to 16; the last K % K_STEP one at a time).                                default 4
@@ -135,6 +142,12 @@
 #endif
 #ifndef SPLIT_K
 #define SPLIT_K 1
+#endif
+#ifndef A_IN_PLACE
+#define A_IN_PLACE 0
+#endif
+#ifndef B_IN_PLACE
+#define B_IN_PLACE 0
 #endif
 #ifndef WPT_M
 #define WPT_M 4
@@ -412,16 +425,22 @@ ALWAYS_INLINE int tile_word(int row, int chunk, int chunks, int word_reads) {
 ALWAYS_INLINE uint local_address(__local const uint* pointer) { return (uint)(ulong)pointer; }
 #endif
 
+/* The CHUNK elements (`elements` of them, zeros after) from `source` as 4 words. */
+ALWAYS_INLINE uint4 load_chunk(const __global STORAGE* source, int elements) {
+  uint words[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+  for (int e = 0; e < CHUNK; ++e)
+    if (e < elements) words[e * ELEMENT_BYTES / 4] |= (uint)source[e] << (8 * ((e * ELEMENT_BYTES) % 4));
+  return (uint4)(words[0], words[1], words[2], words[3]);
+}
+
 /* Copies 16 bytes (`bytes` of them from `source`, zeros after) to local memory: cp.async, or a plain copy. */
 ALWAYS_INLINE void copy_chunk(__local uint* target, const __global STORAGE* source, int bytes) {
 #if USE_PTX
   __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(local_address(target)), "l"((ulong)source),
                    "r"(bytes));
 #else
-  uint words[4] = {0u, 0u, 0u, 0u};
-  for (int e = 0; e < CHUNK; ++e)
-    if (e * ELEMENT_BYTES < bytes) words[e * ELEMENT_BYTES / 4] |= (uint)source[e] << (8 * ((e * ELEMENT_BYTES) % 4));
-  for (int w = 0; w < 4; ++w) target[w] = words[w];
+  *(__local uint4*)target = load_chunk(source, bytes / ELEMENT_BYTES);
 #endif
 }
 
@@ -463,39 +482,103 @@ ALWAYS_INLINE void wait_copies(void) {
 #endif
 }
 
+/* Copy `i` of this work-item in a stored tile of rows x chunks 16-byte chunks: its row r and chunk c. When the chunks
+ * of a row divide THREADS, each pass moves whole rows, so the chunk is the same in every pass and the row advances by
+ * a constant (fewer live registers). */
+ALWAYS_INLINE void tile_copy_place(int i, int chunks, int thread, int* r, int* c) {
+  const int first_row = thread / chunks, passes_rows = THREADS / chunks;
+  const int whole = THREADS % chunks == 0;
+  const int index = thread + i * THREADS;
+  *r = whole ? first_row + i * passes_rows : index / chunks;
+  *c = whole ? REMAINDER(thread, first_row, chunks) : REMAINDER(index, *r, chunks);
+}
+
+/* The elements of chunk c of stored row r that exist (rows_valid rows of cols_valid elements). */
+ALWAYS_INLINE int chunk_elements(int r, int c, int rows_valid, int cols_valid) {
+  return r < rows_valid ? clamp(cols_valid - c * CHUNK, 0, CHUNK) : 0;
+}
+
 /* Copies one stored tile (rows x chunks) whose first element is `source` into `target`: stored row r exists when
  * r < rows_valid, and cols_valid elements of each row exist. */
 ALWAYS_INLINE void copy_tile(__local uint* target, const __global STORAGE* source, int ld, int rows_valid,
                              int cols_valid, int rows, int chunks, int word_reads, int thread) {
 #pragma unroll
   for (int i = 0; i < rows * chunks / THREADS; ++i) {
-    /* Row and chunk of copy `thread + i * THREADS`: when the chunks of a row divide THREADS, each pass moves whole
-     * rows, so the chunk is the same in every pass and the row advances by a constant (fewer live registers). */
-    const int first_row = thread / chunks, passes_rows = THREADS / chunks;
-    const int whole = THREADS % chunks == 0;
-    const int index = thread + i * THREADS, r = whole ? first_row + i * passes_rows : index / chunks;
-    const int c = whole ? REMAINDER(thread, first_row, chunks) : REMAINDER(index, r, chunks);
-    const int elements = r < rows_valid ? clamp(cols_valid - c * CHUNK, 0, CHUNK) : 0;
+    int r, c;
+    tile_copy_place(i, chunks, thread, &r, &c);
+    const int elements = chunk_elements(r, c, rows_valid, cols_valid);
     copy_chunk(target + tile_word(r, c, chunks, word_reads), elements > 0 ? source + (long)r * ld + c * CHUNK : source,
                elements * ELEMENT_BYTES);
   }
 }
 
-/* Starts the copies of K tile `kt` into stage buffer `stage`. */
+/* ---- Operands read in place (A_IN_PLACE, B_IN_PLACE): rows on any element boundary, so no 16-byte copies. Each
+ * work-item loads its chunks of a K tile element by element into registers (`held`, fetch_tile) while the tile before
+ * it is computed, and writes them to their stage buffer after the barrier that frees it (deposit_tile). */
+
+ALWAYS_INLINE void fetch_tile(uint4* held, const __global STORAGE* source, int ld, int rows_valid, int cols_valid,
+                              int rows, int chunks, int thread) {
+#pragma unroll
+  for (int i = 0; i < rows * chunks / THREADS; ++i) {
+    int r, c;
+    tile_copy_place(i, chunks, thread, &r, &c);
+    const int elements = chunk_elements(r, c, rows_valid, cols_valid);
+    held[i] = load_chunk(elements > 0 ? source + (long)r * ld + c * CHUNK : source, elements);
+  }
+}
+
+ALWAYS_INLINE void deposit_tile(__local uint* target, const uint4* held, int rows, int chunks, int word_reads,
+                                int thread) {
+#pragma unroll
+  for (int i = 0; i < rows * chunks / THREADS; ++i) {
+    int r, c;
+    tile_copy_place(i, chunks, thread, &r, &c);
+    *(__local uint4*)(target + tile_word(r, c, chunks, word_reads)) = held[i];
+  }
+}
+
+#define A_HELD (A_IN_PLACE ? A_ROWS * A_CHUNKS / THREADS : 1)
+#define B_HELD (B_IN_PLACE ? B_ROWS * B_CHUNKS / THREADS : 1)
+
+/* K tile kt of A and B: the first element of each operand's stored tile and its valid rows and columns. */
+#define A_TILE_ARGS(kt)                                                                                       \
+  (TRANS_A ? A + (long)((kt)*TILE_K) * lda + bm * TILE_M : A + (long)(bm * TILE_M) * lda + (kt)*TILE_K), lda, \
+      (TRANS_A ? K - (kt)*TILE_K : M - bm * TILE_M), (TRANS_A ? M - bm * TILE_M : K - (kt)*TILE_K)
+#define B_TILE_ARGS(kt)                                                                                       \
+  (TRANS_B ? B + (long)(bn * TILE_N) * ldb + (kt)*TILE_K : B + (long)((kt)*TILE_K) * ldb + bn * TILE_N), ldb, \
+      (TRANS_B ? N - bn * TILE_N : K - (kt)*TILE_K), (TRANS_B ? K - (kt)*TILE_K : N - bn * TILE_N)
+
+/* Starts the copies of K tile `kt` into stage buffer `stage` for the operands read 16 bytes at a time. */
 ALWAYS_INLINE void copy_stage(__local uint* stage, const __global STORAGE* A, int lda, const __global STORAGE* B,
                               int ldb, int M, int N, int K, int bm, int bn, int kt, int thread) {
-  const int k0 = kt * TILE_K, m0 = bm * TILE_M, n0 = bn * TILE_N;
-#if TRANS_A
-  copy_tile(stage, A + (long)k0 * lda + m0, lda, K - k0, M - m0, A_ROWS, A_CHUNKS, A_WORD_READS, thread);
-#else
-  copy_tile(stage, A + (long)m0 * lda + k0, lda, M - m0, K - k0, A_ROWS, A_CHUNKS, A_WORD_READS, thread);
+#if !A_IN_PLACE
+  copy_tile(stage, A_TILE_ARGS(kt), A_ROWS, A_CHUNKS, A_WORD_READS, thread);
 #endif
-#if TRANS_B
-  copy_tile(stage + A_STAGE_WORDS, B + (long)n0 * ldb + k0, ldb, N - n0, K - k0, B_ROWS, B_CHUNKS, B_WORD_READS,
-            thread);
-#else
-  copy_tile(stage + A_STAGE_WORDS, B + (long)k0 * ldb + n0, ldb, K - k0, N - n0, B_ROWS, B_CHUNKS, B_WORD_READS,
-            thread);
+#if !B_IN_PLACE
+  copy_tile(stage + A_STAGE_WORDS, B_TILE_ARGS(kt), B_ROWS, B_CHUNKS, B_WORD_READS, thread);
+#endif
+}
+
+/* Loads K tile `kt` of the operands read in place into registers. */
+ALWAYS_INLINE void fetch_stage(uint4 held_a[A_HELD], uint4 held_b[B_HELD], const __global STORAGE* A, int lda,
+                               const __global STORAGE* B, int ldb, int M, int N, int K, int bm, int bn, int kt,
+                               int thread) {
+#if A_IN_PLACE
+  fetch_tile(held_a, A_TILE_ARGS(kt), A_ROWS, A_CHUNKS, thread);
+#endif
+#if B_IN_PLACE
+  fetch_tile(held_b, B_TILE_ARGS(kt), B_ROWS, B_CHUNKS, thread);
+#endif
+}
+
+/* Writes the registers fetch_stage filled into stage buffer `stage`. */
+ALWAYS_INLINE void deposit_stage(__local uint* stage, const uint4 held_a[A_HELD], const uint4 held_b[B_HELD],
+                                 int thread) {
+#if A_IN_PLACE
+  deposit_tile(stage, held_a, A_ROWS, A_CHUNKS, A_WORD_READS, thread);
+#endif
+#if B_IN_PLACE
+  deposit_tile(stage + A_STAGE_WORDS, held_b, B_ROWS, B_CHUNKS, B_WORD_READS, thread);
 #endif
 }
 
@@ -865,6 +948,32 @@ ALWAYS_INLINE void store_rows(__global STORAGE* C, int ldc, int M, int N, int ro
   }
 }
 
+#define LANE_ELEMENTS (WARP_COLUMNS / 2) /* elements of C per lane in a warp's 16 rows (WARP_COLUMNS >= 16) */
+
+/* The warp's 16 staged rows into C element by element, for C's rows off 16-byte boundaries: consecutive lanes on
+ * consecutive elements of a row (each store instruction writes whole runs of C), C's old elements loaded 8 at a time
+ * before their stores. */
+ALWAYS_INLINE void store_elements(__global STORAGE* C, int ldc, int M, int N, int row0, int col0,
+                                  __local const float* staging, float alpha, float beta, int lane) {
+#pragma unroll
+  for (int q0 = 0; q0 < LANE_ELEMENTS; q0 += 8) {
+    float old[8];
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      const int index = lane + 32 * (q0 + q), r = index / WARP_COLUMNS, column = index % WARP_COLUMNS;
+      const int row = row0 + r, col = col0 + column;
+      old[q] = beta != 0.0f && row < M && col < N ? decode(C[(long)row * ldc + col]) : 0.0f;
+    }
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      const int index = lane + 32 * (q0 + q), r = index / WARP_COLUMNS, column = index % WARP_COLUMNS;
+      const int row = row0 + r, col = col0 + column;
+      const float value = alpha * staging[r * STAGING_ROW + column];
+      if (row < M && col < N) C[(long)row * ldc + col] = encode(beta == 0.0f ? value : value + beta * old[q]);
+    }
+  }
+}
+
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync(
     const int M, const int N, const int K, const float alpha, const __global STORAGE* restrict A, const ulong a_offset,
     const int lda, const __global STORAGE* restrict B, const ulong b_offset, const int ldb, const float beta,
@@ -906,10 +1015,18 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
 #else
   const int kt_first = 0, k_tiles = all_k_tiles;
 #endif
+#if A_IN_PLACE || B_IN_PLACE
+  uint4 held_a[A_HELD], held_b[B_HELD];
+#endif
 #pragma unroll
   for (int s = 0; s < STAGES; ++s) {
-    if (s < k_tiles)
+    if (s < k_tiles) {
       copy_stage(stages + s * STAGE_WORDS, A, lda, B, ldb, M, N, K, tile.x, tile.y, kt_first + s, thread);
+#if A_IN_PLACE || B_IN_PLACE
+      fetch_stage(held_a, held_b, A, lda, B, ldb, M, N, K, tile.x, tile.y, kt_first + s, thread);
+      deposit_stage(stages + s * STAGE_WORDS, held_a, held_b, thread);
+#endif
+    }
     commit_copies();
   }
   wait_first_copies();
@@ -920,6 +1037,11 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
 #endif
   for (int kt = 0; kt < k_tiles; ++kt) {
     __local uint* current = stages + (kt % STAGES) * STAGE_WORDS;
+#if A_IN_PLACE || B_IN_PLACE
+    /* Tile kt + STAGES's loads in flight while tile kt is computed. */
+    if (kt + STAGES < k_tiles)
+      fetch_stage(held_a, held_b, A, lda, B, ldb, M, N, K, tile.x, tile.y, kt_first + kt + STAGES, thread);
+#endif
 #if USE_PTX
 #pragma unroll
 #else
@@ -937,8 +1059,12 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
     }
     wait_copies();
     barrier(CLK_LOCAL_MEM_FENCE); /* tile kt + 1 is in; every warp is done with tile kt's buffer */
-    if (kt + STAGES < k_tiles)
+    if (kt + STAGES < k_tiles) {
       copy_stage(current, A, lda, B, ldb, M, N, K, tile.x, tile.y, kt_first + kt + STAGES, thread);
+#if A_IN_PLACE || B_IN_PLACE
+      deposit_stage(current, held_a, held_b, thread);
+#endif
+    }
     commit_copies();
 #if FRAGMENT_SETS == 2
     if (kt + 1 < k_tiles)
@@ -992,7 +1118,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
     uint4 old[LANE_CHUNKS]; /* loaded once acc[i]'s registers are free */
     load_c_chunks(old, C, ldc, M, N, row0 + 16 * i, col0, vectors, beta, lane);
     barrier(CLK_LOCAL_MEM_FENCE);
-    store_rows(C, ldc, M, N, row0 + 16 * i, col0, staging, vectors, old, alpha, beta, lane);
+    if (vectors)
+      store_rows(C, ldc, M, N, row0 + 16 * i, col0, staging, vectors, old, alpha, beta, lane);
+    else
+      store_elements(C, ldc, M, N, row0 + 16 * i, col0, staging, alpha, beta, lane);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 #endif

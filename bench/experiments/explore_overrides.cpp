@@ -458,7 +458,7 @@ void mma_small_section() {
                              "TILE_M=32 TILE_N=32 WARPS_M=2 WARPS_N=2", "TILE_M=64 TILE_N=32 WARPS_M=2 WARPS_N=1",
                              "TILE_M=32 TILE_N=64 WARPS_M=1 WARPS_N=2", "TILE_M=64 TILE_N=64 WARPS_M=1 WARPS_N=1"})
     for (const char* stages : {"STAGES=4 TILE_K=32", "STAGES=3 TILE_K=64"})
-      configs.push_back(std::string("mma REGISTERS=0 ") + stages + " " + tiling);
+      configs.push_back(std::string("mma IN_PLACE=0 REGISTERS=0 ") + stages + " " + tiling);
   for (const char* portable : {"WPT_M=4 WPT_N=4 K_STEP=1 WG_X=16 WG_Y=8", "WPT_M=4 WPT_N=4 K_STEP=4 WG_X=16 WG_Y=8",
                                "WPT_M=4 WPT_N=4 K_STEP=8 WG_X=16 WG_Y=8", "WPT_M=2 WPT_N=2 K_STEP=1 WG_X=16 WG_Y=16",
                                "WPT_M=2 WPT_N=2 K_STEP=8 WG_X=16 WG_Y=16", "WPT_M=2 WPT_N=2 K_STEP=16 WG_X=16 WG_Y=16",

@@ -41,7 +41,8 @@ Config sync(std::int64_t tm, std::int64_t tn, std::int64_t tk, std::int64_t wm, 
            {"WARPS_N", wn},
            {"STAGES", stages},
            {"SPLIT_K", 1},
-           {"REGISTERS", registers}}};
+           {"REGISTERS", registers},
+           {"IN_PLACE", 0}}};
 }
 
 // The tilings tried: MMA_PROBE_TILINGS="TM,TN,TK,WM,WN,STAGES,REGISTERS;..." (TK for 16-bit formats; tf32 takes

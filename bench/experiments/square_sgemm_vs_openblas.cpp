@@ -1,7 +1,7 @@
 // Experiment (not part of the build): tilecl's SGEMM on square sizes against OpenBLAS's cblas_sgemm in the same
 // process -- issue 14's CPU goal (PoCL, square 512..2048: >= 0.9x OpenBLAS). tilecl: device buffers, host-timed
 // enqueue + finish; OpenBLAS: host arrays (its own threads). Median of 5 runs after one warm-up each (tilecl's
-// warm-up includes first-use tuning). One JSON object per size.
+// warm-up includes first-use tuning). One JSON object per size; sizes as arguments (default 512 768 1024 1536 2048).
 // Build against a Release build of tilecl:
 //   g++ -O2 -std=c++17 -Iinclude -Ibuild/include bench/experiments/square_sgemm_vs_openblas.cpp build/libtilecl.a \
 //       -lopenblas -lOpenCL -lpthread -o square_sgemm_vs_openblas
@@ -15,6 +15,7 @@
 #include <chrono>
 #include <functional>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "tilecl/gemm.hpp"
@@ -35,12 +36,15 @@ double median_ms(const std::function<void()>& call) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   cl::Context context(CL_DEVICE_TYPE_DEFAULT);
   const cl::Device device = context.getInfo<CL_CONTEXT_DEVICES>().at(0);
   cl::CommandQueue queue(context, device);
   std::cerr << "device: " << device.getInfo<CL_DEVICE_NAME>() << "\n";
-  for (const std::size_t n : {512, 768, 1024, 1536, 2048}) {
+  std::vector<std::size_t> sizes{512, 768, 1024, 1536, 2048};  // or the sizes given as arguments
+  if (argc > 1) sizes.clear();
+  for (int arg = 1; arg < argc; ++arg) sizes.push_back(std::stoul(argv[arg]));
+  for (const std::size_t n : sizes) {
     std::vector<float> a(n * n, 0.5f), b(n * n, 0.25f), c(n * n, 0.0f);
     cl::Buffer da(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a.size() * 4, a.data());
     cl::Buffer db(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, b.size() * 4, b.data());

@@ -188,7 +188,7 @@ std::vector<Problem> every_orientation(Problem base) {
 // ---- configurations -----------------------------------------------------------------------------------------------
 
 Config sync(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::int64_t warps_m, std::int64_t warps_n,
-            std::int64_t stages, std::int64_t registers = 0, std::int64_t split_k = 1) {
+            std::int64_t stages, std::int64_t registers = 0, std::int64_t split_k = 1, std::int64_t in_place = 0) {
   return {"mma",
           {{"TILE_M", tile_m},
            {"TILE_N", tile_n},
@@ -197,7 +197,8 @@ Config sync(std::int64_t tile_m, std::int64_t tile_n, std::int64_t tile_k, std::
            {"WARPS_N", warps_n},
            {"STAGES", stages},
            {"SPLIT_K", split_k},
-           {"REGISTERS", registers}}};
+           {"REGISTERS", registers},
+           {"IN_PLACE", in_place}}};
 }
 Config portable(std::int64_t wpt_m, std::int64_t wpt_n, std::int64_t wg_x, std::int64_t wg_y, std::int64_t k_step = 4) {
   return {"portable", {{"WPT_M", wpt_m}, {"WPT_N", wpt_n}, {"K_STEP", k_step}, {"WG_X", wg_x}, {"WG_Y", wg_y}}};
@@ -223,12 +224,24 @@ void every_setting_at_ragged_shapes() {
   base.a_offset = 3, base.b_offset = 1, base.c_offset = 5, base.lda_extra = 2, base.ldb_extra = 5, base.ldc_extra = 3;
   const Format format = format_of<T>();
   if (runs_sync(format)) {
-    for (const Problem& p : every_orientation(base))  // the packed path (odd offsets)
+    for (const Problem& p : every_orientation(base))  // odd offsets: packed, then read in place
       if (p.trans_a == p.trans_b) {
-        const Config config = sync_for(format, p.trans_a);
+        Config config = sync_for(format, p.trans_a);
         CAPTURE(config.to_string());
         check_mma<T>(&config, p);
+        config.values["IN_PLACE"] = 1;
+        check_mma<T>(&config, p);
       }
+    // In place beside 16-byte copies: A's rows off 16-byte boundaries, B's on them (row-major NN: ldb a multiple of
+    // 16 elements), with C's rows aligned (whole-chunk stores) and beta = 0 over NaN; then B off and A on.
+    Problem mixed = base;
+    mixed.b_offset = 8, mixed.ldb_extra = 16 - 45 % 16, mixed.c_offset = 16, mixed.ldc_extra = 16 - 45 % 16;
+    mixed.beta = 0.0;
+    Config in_place = sync_for(format, Transpose::No);
+    in_place.values["IN_PLACE"] = 1;
+    check_mma<T>(&in_place, mixed);
+    mixed.a_offset = 0, mixed.lda_extra = 16 - 75 % 16, mixed.b_offset = 1, mixed.ldb_extra = 2, mixed.beta = 0.5;
+    check_mma<T>(&in_place, mixed);
     // Rows on 16-byte boundaries: A and B read in place; C's rows too (c_offset and ldc multiples of 16 elements),
     // so the epilogue stores whole 16-byte chunks except at the ragged right edge; beta = 0 over NaN, then beta != 0.
     Problem aligned = base;
@@ -543,6 +556,44 @@ TEST_SUITE("ops.gemm_mma") {
         Error);
   }
 
+  TEST_CASE("gemm_mma: operands off 16-byte boundaries are read in place in small products, packed in large ones") {
+    const DeviceInfo hopper = nvidia_like(90);
+    for (Format format : {Format::F16, Format::BF16, Format::TF32}) {
+      CAPTURE(static_cast<int>(format));
+      const auto& info = mma::format_info(format);
+      auto in_place_ranks = [&](const detail::gemm::KernelProblem& p) {
+        std::vector<std::size_t> ranks;
+        const auto ranked = mma::ranked_configs(info, p, hopper);
+        for (std::size_t rank = 0; rank < ranked.size(); ++rank)
+          if (ranked[rank].variant == "mma" && ranked[rank].value("IN_PLACE") == 1) ranks.push_back(rank);
+        return ranks;
+      };
+      // 45 x 224 x 2341: lda = 2341 is off every 16-byte boundary. Small: in place first, the best tiling packed
+      // third (fourth in TF32 mode, after via_float: float gemm in place).
+      auto small = problem_of(45, 224, 2341);
+      const auto ranked_small = mma::ranked_configs(info, small, hopper);
+      CHECK(ranked_small.front().value("IN_PLACE") == 1);
+      const std::size_t packed_rank = format == Format::TF32 ? 3 : 2;
+      REQUIRE(ranked_small.size() > packed_rank);
+      CHECK(ranked_small[packed_rank].variant == "mma");
+      CHECK(ranked_small[packed_rank].value("IN_PLACE") == 0);
+      CHECK(ranked_small[packed_rank].value("TILE_M") == ranked_small.front().value("TILE_M"));
+      // Mid-size: the best tiling packed first, in place second.
+      const auto mid = problem_of(2048, 2048, 1023);
+      CHECK(in_place_ranks(mid) == std::vector<std::size_t>{1});
+      // Large, or aligned at any size: never in place (the plan would read nothing in place anyway).
+      CHECK(in_place_ranks(problem_of(4096, 4096, 4095)).empty());
+      CHECK(in_place_ranks(problem_of(64, 64, 64)).empty());
+      // The plan: only the operands that miss the 16-byte rule are read in place, and nothing is packed.
+      small.b.ld = 224;
+      const detail::gemm::mma::Plan plan = mma::make_plan(info, ranked_small.front(), small, true);
+      CHECK((plan.a.in_place && !plan.a.packed && !plan.b.in_place && !plan.b.packed && plan.workspace == 0));
+      const auto options = mma::main_options(info, ranked_small.front(), plan);
+      CHECK(options.macros().at("A_IN_PLACE") == "1");
+      CHECK(options.macros().at("B_IN_PLACE") == "0");
+    }
+  }
+
   TEST_CASE("gemm_mma: the tensor-core kernel is ranked only on NVIDIA GPUs of compute capability 8.0 and newer") {
     for (Format format : {Format::F16, Format::BF16, Format::TF32}) {
       const auto& info = mma::format_info(format);
@@ -560,6 +611,12 @@ TEST_SUITE("ops.gemm_mma") {
       CHECK((small_first.value("TILE_M") == 32 && small_first.value("TILE_N") == 32));
       const Config mid_first = mma::ranked_configs(info, problem_of(1024, 1024, 1024), hopper).front();
       CHECK(mid_first.value("TILE_M") * mid_first.value("TILE_N") >= 64 * 64);  // small tiles only where units idle
+      // A short K: the large tiles' advantage shrinks (their work-groups are more filling and storing than
+      // products), so many tiles of 64 x 64 or less come first; a longer K keeps 128 x 128 first.
+      const Config short_k = mma::ranked_configs(info, problem_of(3511, 4247, 245), hopper).front();
+      CHECK(short_k.value("TILE_M") * short_k.value("TILE_N") <= 64 * 64);
+      const Config long_k = mma::ranked_configs(info, problem_of(4096, 4096, 512), hopper).front();
+      CHECK((long_k.value("TILE_M") == 128 && long_k.value("TILE_N") == 128));
       // With tensor cores: via_float is timed second in TF32 mode for products up to 2^31 multiply-adds (float gemm
       // in place against the tensor-core kernel's few work-groups) and for half products of at most 8 rows or
       // columns (gemv<half>).
@@ -785,6 +842,10 @@ TEST_SUITE("ops.gemm_mma") {
       const Config f16 = sync_for(Format::F16, trans), tf32 = sync_for(Format::TF32, trans);
       check_mma<half>(&f16, p);    // NN: A by rows, B K-major; TT: A K-major, B by rows (2 stages, warps along M)
       check_mma<float>(&tf32, p);  // single-word reads: NN of B, TT of A
+      Config f16_in_place = f16, tf32_in_place = tf32;  // A and B read in place, C's rows off 16 bytes
+      f16_in_place.values["IN_PLACE"] = tf32_in_place.values["IN_PLACE"] = 1;
+      check_mma<half>(&f16_in_place, p);
+      check_mma<float>(&tf32_in_place, p);
     }
     // K in 2 shares (37 = 2 tiles of 32): the partial sums and gemm_mma_split_sum.
     Config shared = sync_for(Format::F16, Transpose::No);

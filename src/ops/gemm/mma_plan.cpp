@@ -14,8 +14,9 @@ std::uint64_t value_of(const Config& config, const char* name) {
 
 // 1. gemm_mma_sync copies 16 bytes at a time from each row of A and B: every row must start on a 16-byte boundary,
 // so the leading dimension and the offset must be multiples of `chunk` elements (buffers are aligned far beyond
-// that). An operand that misses it is packed, its rows padded with zeros. With K == 0 nothing is read.
-void plan_packing(const FormatInfo& format, Plan& plan) {
+// that). An operand that misses it is packed, its rows padded with zeros, or (IN_PLACE = 1) read in place element by
+// element. With K == 0 nothing is read.
+void plan_packing(const FormatInfo& format, const Config& config, Plan& plan) {
   const KernelProblem& p = plan.p;
   plan.a.rows = p.trans_a ? p.k : p.m;
   plan.a.cols = p.trans_a ? p.m : p.k;
@@ -24,8 +25,10 @@ void plan_packing(const FormatInfo& format, Plan& plan) {
   if (plan.variant != "mma" || p.k == 0) return;
   const auto chunk = static_cast<std::uint64_t>(format.chunk);
   const unsigned packed = packed_operands(format, p);
+  const bool in_place = config.value("IN_PLACE") != 0;
   auto place = [&](StoredOperand& stored, unsigned bit) {
-    stored.packed = (packed & bit) != 0;
+    stored.packed = (packed & bit) != 0 && !in_place;
+    stored.in_place = (packed & bit) != 0 && in_place;
     if (!stored.packed) return;
     stored.packed_ld = round_up(stored.cols, chunk);
     const std::uint64_t elements = stored.rows * stored.packed_ld;
@@ -119,7 +122,7 @@ Plan make_plan(const FormatInfo& format, const Config& config, const KernelProbl
                                                 : "gemm_mma_portable";
   plan.p = problem;
   plan.use_ptx = use_ptx;
-  plan_packing(format, plan);
+  plan_packing(format, config, plan);
   plan_partials(format, config, plan);
   plan_widening(plan);
   plan_geometry(config, plan);
@@ -145,6 +148,8 @@ BuildOptions main_options(const FormatInfo& format, const Config& config, const 
   variants_for(format.format).space.add_build_macros(config, options);
   if (plan.variant == "mma") {
     options.define("USE_PTX", plan.use_ptx ? 1 : 0);
+    options.define("A_IN_PLACE", plan.a.in_place ? 1 : 0);
+    options.define("B_IN_PLACE", plan.b.in_place ? 1 : 0);
     if (plan.use_ptx && config.value("REGISTERS") > 0)
       options.flag("-cl-nv-maxrregcount=" + std::to_string(config.value("REGISTERS")));
     // Emulated warp instructions (no PTX) exist to run the tensor-core kernel's logic on any device, never to be

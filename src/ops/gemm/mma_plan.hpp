@@ -2,7 +2,8 @@
 // a device):
 //   1. gemm_mma_pack for each operand gemm_mma_sync cannot copy 16 bytes at a time (a leading dimension or offset
 //      that is not a multiple of 16 bytes' worth of elements): it goes to a workspace with its rows padded to a
-//      multiple of 16 bytes (zeros);
+//      multiple of 16 bytes (zeros) -- unless the configuration has IN_PLACE = 1, which builds gemm_mma_sync to read
+//      such an operand in place (A_IN_PLACE, B_IN_PLACE) instead;
 //   2. the main kernel, gemm_mma_sync or gemm_mma_portable (which reads any layout in place);
 //   3. with SPLIT_K > 1, gemm_mma_split_sum: gemm_mma_sync wrote SPLIT_K matrices of partial float sums into the
 //      workspace (after the packed operands), and this kernel adds them into C;
@@ -21,10 +22,11 @@
 
 namespace tilecl::detail::gemm::mma {
 
-// An operand as stored: rows x cols (row-major), and where gemm_mma_pack puts it when packed.
+// An operand as stored: rows x cols (row-major), and where gemm_mma_pack puts it when packed; or in_place, when the
+// tensor-core kernel reads it element by element where it lies (IN_PLACE = 1).
 struct StoredOperand {
   std::uint64_t rows = 0, cols = 0;
-  bool packed = false;
+  bool packed = false, in_place = false;
   std::uint64_t packed_ld = 0, at = 0;  // the packed copy: leading dimension and workspace offset (elements)
 };
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "checks.hpp"
+#include "ops/gemm/mma_plan.hpp"
 #include "ops/gemv.hpp"
 
 namespace tilecl::detail::gemm::mma {
@@ -43,16 +44,22 @@ Config sync_config(const FormatInfo& format, const Tiling& t) {
            {"WARPS_N", t.warps_n},
            {"STAGES", t.stages},
            {"SPLIT_K", 1},
-           {"REGISTERS", t.registers}}};
+           {"REGISTERS", t.registers},
+           {"IN_PLACE", 0}}};
 }
 
 // Model time (arbitrary units): the compute units share the tiles; one with fewer than `resident` of them runs
-// slower (latency no longer hidden).
+// slower (latency no longer hidden). The tilings' efficiencies are rates along a long K; with a short K a work-group's
+// time is more its pipeline's filling and its stores of C, which the large tiles do no faster, so the differences
+// shrink in proportion below kLongK (H100, half, bench/results/nvidia-h100/session17/run2: 3511 x 4247 x 245 took
+// 0.33 ms with 128 x 128 tiles and 0.23 with 64 x 64; 172 x 3699 x 71 0.053 and 0.034 with 32 x 32).
+constexpr double kLongK = 1024;
 double model_time(const Tiling& t, const KernelProblem& p, std::uint64_t units) {
   const double tiles = static_cast<double>(ceil_div(p.m, t.tile_m) * ceil_div(p.n, t.tile_n));
   const double per_unit = std::ceil(tiles / static_cast<double>(units));
   const double fill = std::min(1.0, per_unit / t.resident);
-  return per_unit * static_cast<double>(t.tile_m * t.tile_n) / (t.efficiency * std::sqrt(fill));
+  const double efficiency = 1.0 - (1.0 - t.efficiency) * std::min(1.0, static_cast<double>(p.k) / kLongK);
+  return per_unit * static_cast<double>(t.tile_m * t.tile_n) / (efficiency * std::sqrt(fill));
 }
 
 // K shares (SPLIT_K) for the model's best tiling when its tiles leave compute units idle: the smallest power of two
@@ -66,6 +73,25 @@ std::int64_t k_shares_for(const Config& tiling, const KernelProblem& p, std::uin
   std::uint64_t split = 1;
   while (split < 16 && tiles * split < units && k_tiles / (2 * split) >= 4) split *= 2;
   return static_cast<std::int64_t>(split);
+}
+
+// In place or packed (kInPlaceFirst, kInPlaceBeside): for a small product, every tiling in place and the best one
+// packed third (after the best in place and its K shares, or the second tiling); for a mid-size one, the best tiling
+// in place after the best and its K shares.
+void rank_in_place(const FormatInfo& format, const KernelProblem& p, std::vector<Config>& ranked) {
+  if (ranked.empty() || packed_operands(format, p) == 0) return;
+  const double multiply_adds = static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
+  if (multiply_adds > kInPlaceBeside) return;
+  if (multiply_adds > kInPlaceFirst) {
+    Config in_place = ranked.front();
+    in_place.values["IN_PLACE"] = 1;
+    const bool shares = ranked.size() > 1 && ranked[1].value("SPLIT_K") > 1;
+    ranked.insert(ranked.begin() + (shares ? 2 : 1), std::move(in_place));
+    return;
+  }
+  const Config packed = ranked.front();
+  for (Config& config : ranked) config.values["IN_PLACE"] = 1;
+  ranked.insert(ranked.begin() + std::min<std::ptrdiff_t>(2, static_cast<std::ptrdiff_t>(ranked.size())), packed);
 }
 
 std::vector<Config> sync_ranked(const FormatInfo& format, const KernelProblem& p, const DeviceInfo& device) {
@@ -82,6 +108,7 @@ std::vector<Config> sync_ranked(const FormatInfo& format, const KernelProblem& p
     shared.values["SPLIT_K"] = split;
     ranked.insert(ranked.begin() + 1, std::move(shared));
   }
+  rank_in_place(format, p, ranked);
   return ranked;
 }
 

@@ -36,6 +36,15 @@ constexpr double kViaFloatMultiplyAdds = 0x1p15;
 // 131 x 4926 x 3506: 1.7x).
 constexpr double kViaFloatBesideTensorCores = 0x1p31;
 
+// A call whose A or B the tensor-core kernel cannot copy 16 bytes at a time (a leading dimension or offset off 16
+// bytes' worth of elements) packs it first -- a launch of its own, which cost small products more than their main
+// kernel took -- or reads it in place (IN_PLACE = 1: element loads, one launch). Every tiling is ranked in place up to
+// kInPlaceFirst multiply-adds (the best packed form timed beside them); up to kInPlaceBeside the best tiling's
+// in-place form is ranked after the best tiling and its K shares, so first-use tuning times it; beyond, packing alone
+// (the main kernel's 16-byte copies pay for the pack there).
+constexpr double kInPlaceFirst = 0x1p27;
+constexpr double kInPlaceBeside = 0x1p33;
+
 // The portable kernel's default configuration on this device (the fallback where via_float's workspace would not fit).
 Config portable_default(const DeviceInfo& device);
 

@@ -27,7 +27,10 @@ SyncParams sync_params_of(const Values& v) {
 
 // Build parameters in the order a search should vary them (the first turns fastest). REGISTERS is the register
 // cap of the PTX build (-cl-nv-maxrregcount; 0: the compiler's choice): a compiler flag, not a macro, so it is
-// declared as a launch-kind field (rendered by the plan, ignored where the PTX is not built).
+// declared as a launch-kind field (rendered by the plan, ignored where the PTX is not built). IN_PLACE (1: an
+// operand the kernel cannot copy 16 bytes at a time is read in place instead of packed first) is declared so too:
+// the plan renders it as A_IN_PLACE / B_IN_PLACE for the operands that need it, so a call whose operands are aligned
+// builds the same program either way.
 VariantDescriptor<SyncParams> sync_variant(const FormatInfo& format) {
   using F = VariantDescriptor<SyncParams>::Field;
   using P = SyncParams;
@@ -41,7 +44,8 @@ VariantDescriptor<SyncParams> sync_variant(const FormatInfo& format) {
        F{"WARPS_N", &P::warps_n, build, {4, 2}, 1, 8}, F{"WARPS_M", &P::warps_m, build, {2, 1}, 1, 8},
        F{"TILE_N", &P::tile_n, build, {128, 256, 64}, 32, 256}, F{"TILE_M", &P::tile_m, build, {128, 64, 256}, 32, 256},
        F{"SPLIT_K", &P::split_k, build, {1, 2, 4, 8, 16}, 1, 16},
-       F{"REGISTERS", &P::registers, ParameterKind::Launch, {0, 128}, 0, 255}},
+       F{"REGISTERS", &P::registers, ParameterKind::Launch, {0, 128}, 0, 255},
+       F{"IN_PLACE", &P::in_place, ParameterKind::Launch, {0, 1}, 0, 1}},
       {c::one_of("TILE_M", {32, 64, 128, 256}), c::one_of("TILE_N", {32, 64, 128, 256}),
        c::one_of("TILE_K", format.format == Format::TF32 ? std::vector<std::int64_t>{8, 16, 32, 64}
                                                          : std::vector<std::int64_t>{16, 32, 64}),
@@ -164,7 +168,7 @@ FamilyMacros mma_family_macros() {
   const Variants& v = variants_for(Format::F16);
   return {"gemm_mma",
           {macros_of(v.sync), macros_of(v.portable), macros_of(v.via_float)},
-          {"MMA_TYPE", "TRANS_A", "TRANS_B", "USE_PTX", "GEMM_MMA_VARIANT"}};
+          {"MMA_TYPE", "TRANS_A", "TRANS_B", "USE_PTX", "GEMM_MMA_VARIANT", "A_IN_PLACE", "B_IN_PLACE"}};
 }
 
 }  // namespace tilecl::detail::gemm::mma

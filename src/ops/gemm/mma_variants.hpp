@@ -39,7 +39,7 @@ const FormatInfo* format_named(const std::string& dtype);
 
 struct SyncParams {
   std::int64_t tile_m = 128, tile_n = 128, tile_k = 32, warps_m = 2, warps_n = 4, stages = 3, split_k = 1,
-               registers = 0;
+               registers = 0, in_place = 0;
 };
 struct PortableParams {
   std::int64_t wpt_m = 4, wpt_n = 4, k_step = 4, wg_x = 8, wg_y = 8;
