@@ -87,8 +87,8 @@ int main(int argc, char** argv) {
                fc = filled(c_size * 4, float_pattern);
     cl::Buffer ha = filled(a_size * 2, half_pattern), hb = filled(b_size * 2, half_pattern),
                hc = filled(c_size * 2, half_pattern);
-    const std::string full_shape = shape + ":lda=" + std::to_string(lda) + ":ldb=" + std::to_string(ldb) +
-                                   ":ldc=" + std::to_string(ldc);
+    const std::string full_shape =
+        shape + ":lda=" + std::to_string(lda) + ":ldb=" + std::to_string(ldb) + ":ldc=" + std::to_string(ldc);
     auto line = [&](const std::string& what, const std::string& config, const std::string& fields) {
       std::cout << "{\"shape\": \"" << full_shape << "\", \"what\": \"" << what << "\", \"config\": \"" << config
                 << "\", " << fields << "}" << std::endl;
@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
     };
     tuning::clear();
     line("float", "", times([&] {
-           gemm<float>(queue, call.layout, call.trans_a, call.trans_b, m, n, k, 1.0f, fa, 0, lda, fb, 0, ldb, 0.5f,
-                       fc, 0, ldc);
+           gemm<float>(queue, call.layout, call.trans_a, call.trans_b, m, n, k, 1.0f, fa, 0, lda, fb, 0, ldb, 0.5f, fc,
+                       0, ldc);
          }));
     auto half_call = [&] {
       gemm<half>(queue, call.layout, call.trans_a, call.trans_b, m, n, k, 1.0f, ha, 0, lda, hb, 0, ldb, 0.5f, hc, 0,
@@ -122,8 +122,8 @@ int main(int argc, char** argv) {
         std::vector<cl::Event> events;
         auto forced = [&] {
           events.clear();
-          detail::gemm_mma_with<half>(ranked[rank], queue, call.layout, call.trans_a, call.trans_b, m, n, k, 1.0f,
-                                      ha, 0, lda, hb, 0, ldb, 0.5f, hc, 0, ldc, nullptr, &events);
+          detail::gemm_mma_with<half>(ranked[rank], queue, call.layout, call.trans_a, call.trans_b, m, n, k, 1.0f, ha,
+                                      0, lda, hb, 0, ldb, 0.5f, hc, 0, ldc, nullptr, &events);
         };
         const std::string timed = times(forced);
         forced();
