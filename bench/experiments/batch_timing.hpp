@@ -6,8 +6,25 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <vector>
 
 namespace tilecl::experiments {
+
+// One call and a finish first, then `runs` single calls each ended by a finish (as the bench's sweeps time them):
+// their host times in milliseconds, fastest first.
+inline std::vector<double> single_call_ms(cl::CommandQueue& queue, const std::function<void()>& call, int runs) {
+  call();
+  queue.finish();
+  std::vector<double> times;
+  for (int run = 0; run < runs; ++run) {
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    queue.finish();
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
 
 // One call and a finish first (compiles, first-use tuning and caches out of the way), then `batches` batches of
 // `repeats` calls each ended by one finish: the best batch's time per call, in milliseconds.

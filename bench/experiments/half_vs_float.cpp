@@ -9,12 +9,12 @@
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <CL/opencl.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "batch_timing.hpp"
 #include "ops/gemm/mma.hpp"
 #include "tilecl/tilecl.hpp"
 
@@ -40,17 +40,8 @@ struct Bench {
 
   template <typename Call>
   Timing time(Call call) {
-    call();
-    call();
-    queue.finish();
-    std::vector<double> times;
-    for (int run = 0; run < 9; ++run) {
-      const auto start = std::chrono::steady_clock::now();
-      call();
-      queue.finish();
-      times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(times.begin(), times.end());
+    call();  // the second warm-up call (single_call_ms makes the first)
+    const std::vector<double> times = experiments::single_call_ms(queue, call, 9);
     return {times[4], times[0]};
   }
 };

@@ -12,7 +12,6 @@
 //   g++ -O2 -std=c++17 -DCL_HPP_TARGET_OPENCL_VERSION=120 -DCL_HPP_MINIMUM_OPENCL_VERSION=120 -Iinclude -Isrc \
 //       -Ibuild-gpu/include bench/experiments/mma_ranked.cpp build-gpu/libtilecl.a -lOpenCL -lpthread -o mma_ranked
 #include <algorithm>
-#include <chrono>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -28,17 +27,7 @@
 namespace {
 
 double call_ms(cl::CommandQueue& queue, const std::function<void()>& call) {
-  call();
-  queue.finish();
-  std::vector<double> times;
-  for (int run = 0; run < 15; ++run) {
-    const auto start = std::chrono::steady_clock::now();
-    call();
-    queue.finish();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return tilecl::experiments::single_call_ms(queue, call, 15)[7];
 }
 
 double span_ms(const std::vector<cl::Event>& events) {
