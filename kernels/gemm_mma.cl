@@ -899,40 +899,40 @@ ALWAYS_INLINE uint4 encode_chunk(const float v[CHUNK], float alpha, float beta, 
 
 #define LANE_CHUNKS (16 * ROW_CHUNKS / 32) /* 16-byte chunks of C per lane in a warp's 16 rows */
 
-/* Whether chunk q of this lane (in the warp's 16 rows from row0, columns from col0) is stored as one vector: inside
- * C, and C's rows on 16-byte boundaries (`vectors`: ldc and c_offset multiples of CHUNK). */
-ALWAYS_INLINE bool vector_chunk(int M, int N, int row0, int col0, bool vectors, int lane, int q, int* row, int* col,
-                                int* r, int* chunk) {
+/* Whether chunk q of this lane (in the warp's 16 rows from row0, columns from col0) lies wholly inside C, so that
+ * it is stored as one vector (C's rows on 16-byte boundaries: store_elements otherwise). */
+ALWAYS_INLINE bool vector_chunk(int M, int N, int row0, int col0, int lane, int q, int* row, int* col, int* r,
+                                int* chunk) {
   const int index = lane + 32 * q;
   *r = index / ROW_CHUNKS;
   *chunk = REMAINDER(index, *r, ROW_CHUNKS);
   *row = row0 + *r;
   *col = col0 + *chunk * CHUNK;
-  return vectors && *row < M && *col + CHUNK <= N;
+  return *row < M && *col + CHUNK <= N;
 }
 
 /* With beta != 0, the words of C under this lane's vector chunks, all loads issued at once, before the barrier that
  * precedes their use (one after the other, a C-bound call waited out each load's latency in turn). */
 ALWAYS_INLINE void load_c_chunks(uint4 old[LANE_CHUNKS], const __global STORAGE* C, int ldc, int M, int N, int row0,
-                                 int col0, bool vectors, float beta, int lane) {
+                                 int col0, float beta, int lane) {
 #pragma unroll
   for (int q = 0; q < LANE_CHUNKS; ++q) {
     int row, col, r, chunk;
     old[q] = (uint4)(0u);
-    if (beta != 0.0f && vector_chunk(M, N, row0, col0, vectors, lane, q, &row, &col, &r, &chunk))
+    if (beta != 0.0f && vector_chunk(M, N, row0, col0, lane, q, &row, &col, &r, &chunk))
       old[q] = *(const __global uint4*)(C + (long)row * ldc + col);
   }
 }
 
-/* The warp's 16 staged rows into C rows row0.., columns col0..: whole chunks as one 16-byte store (C's old words
- * in `old`), the rest (ragged edges, C's rows off 16-byte boundaries) element by element. */
+/* The warp's 16 staged rows into C rows row0.., columns col0.., C's rows on 16-byte boundaries: whole chunks as one
+ * 16-byte store (C's old words in `old`), the chunks at C's ragged edges element by element. */
 ALWAYS_INLINE void store_rows(__global STORAGE* C, int ldc, int M, int N, int row0, int col0,
-                              __local const float* staging, bool vectors, const uint4 old[LANE_CHUNKS], float alpha,
-                              float beta, int lane) {
+                              __local const float* staging, const uint4 old[LANE_CHUNKS], float alpha, float beta,
+                              int lane) {
 #pragma unroll
   for (int q = 0; q < LANE_CHUNKS; ++q) {
     int row, col, r, chunk;
-    const bool whole = vector_chunk(M, N, row0, col0, vectors, lane, q, &row, &col, &r, &chunk);
+    const bool whole = vector_chunk(M, N, row0, col0, lane, q, &row, &col, &r, &chunk);
     if (row < M && col < N) {
       __local const float* source = staging + r * STAGING_ROW + chunk * CHUNK;
       __global STORAGE* c = C + (long)row * ldc + col;
@@ -1116,10 +1116,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void gemm_mma_sync
   for (int i = 0; i < FRAG_M; ++i) {
     stage_accumulators(staging, acc[i], lane);
     uint4 old[LANE_CHUNKS]; /* loaded once acc[i]'s registers are free */
-    load_c_chunks(old, C, ldc, M, N, row0 + 16 * i, col0, vectors, beta, lane);
+    if (vectors) load_c_chunks(old, C, ldc, M, N, row0 + 16 * i, col0, beta, lane);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (vectors)
-      store_rows(C, ldc, M, N, row0 + 16 * i, col0, staging, vectors, old, alpha, beta, lane);
+      store_rows(C, ldc, M, N, row0 + 16 * i, col0, staging, old, alpha, beta, lane);
     else
       store_elements(C, ldc, M, N, row0 + 16 * i, col0, staging, alpha, beta, lane);
     barrier(CLK_LOCAL_MEM_FENCE);
