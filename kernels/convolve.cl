@@ -65,9 +65,14 @@
  *       One pixel (all channels) per work-item; every tap goes through the border rule. Reference variant.
  *       global = (round_up(width, lx), round_up(height, ly)); local launch-only, any size.
  *   convolve_direct_vector(same arguments)
- *       CPU form: one chunk per work-item, a VEC-wide float accumulator, no local memory. Chunks whose taps
- *       stay inside the row take unaligned vector loads with no checks; the others gather tap by tap.
- *       global = (round_up(ceil(width * CHANNELS / VEC), lx), round_up(height, ly)); local launch-only.
+ *       CPU form: one chunk in WPT_Y consecutive rows per work-item, VEC-wide float accumulators, no local
+ *       memory. Chunks whose taps stay inside the row take unaligned vector loads with no checks; the others
+ *       read their window through the border rule once per input row. With build-time radii and WPT_Y > 1,
+ *       each of the WPT_Y + 2ry input rows is read once and multiplied into the 2ry + 1 output rows it belongs
+ *       to, kept in a ring of registers (one load per tap and input row instead of one per tap and output
+ *       row); otherwise the output rows are computed one after another.
+ *       global = (round_up(ceil(width * CHANNELS / VEC), lx), round_up(ceil(height / WPT_Y), ly)); local
+ *       launch-only.
  *   convolve_direct_tiled(same arguments)                       [only when RADIUS_X, RADIUS_Y >= 0]
  *       GPU form: a work-group computes TILE_X x TILE_Y pixels. It copies the input tile plus halo into local
  *       memory as float, one chunk per load (aligned vector loads without any check when the tile and its
@@ -132,7 +137,8 @@
  *   TILE_X    tiled kernels: pixels per work-group along x; TILE_X * CHANNELS must be a multiple of VEC.
  *             Default 32.
  *   TILE_Y    tiled kernels: rows per work-group; a multiple of WPT_Y. Default 16.
- *   WPT_Y     rows per work-item (tiled kernels, convolve_separable_vector and _ring), >= 1. Default 4.
+ *   WPT_Y     rows per work-item (tiled kernels, convolve_direct_vector, convolve_separable_vector and _ring),
+ *             >= 1. Default 4.
  *   PAD       tiled kernels: extra elements at the end of each local row, a multiple of VEC. Default 0.
  *   USE_LOCAL_INPUT  convolve_separable_tiled: 1 stages the input tile in local memory, 0 reads the row-pass
  *             windows from global memory. Default 0.
@@ -683,32 +689,96 @@ __kernel void convolve_direct_naive(const int width, const int height, __global 
 #endif
 
 #if CONV_HAS(2)
+#if RADIUS_X >= 0 && RADIUS_Y >= 0
+/* Tap vector dx of the chunk at e0 of a row: an unaligned load (interior chunks: s = the row at e0 - RADIUS_X
+ * CHANNELS; with USE_WINDOW from the window win), or a load from the border-ruled window w (edge chunks). */
+#if USE_WINDOW
+#define CONV_DIRECT_TAP(interior, s, win, w, dx) \
+  ((interior) ? CONV_TAP_VECTOR(win, dx) : CONV_VLOAD(0, (w) + (dx)*CHANNELS))
+#else
+#define CONV_DIRECT_TAP(interior, s, win, w, dx) \
+  ((interior) ? CONV_TO_FVEC(CONV_LOADU((s) + (dx)*CHANNELS)) : CONV_VLOAD(0, (w) + (dx)*CHANNELS))
+#endif
+
+/* Input row r of a strip of WPT_Y output rows from y0 (input row y0 - RADIUS_Y + r) added to the 2 RADIUS_Y + 1
+ * output rows it belongs to: ring[j] is output row y0 + r - 2 RADIUS_Y + j, which takes this row with the filter's
+ * row 2 RADIUS_Y - j. Each tap vector is read once and multiplied into every ring row; rows above y0 (j < 2 RADIUS_Y
+ * - r) are not computed. Each output row receives its taps in row-major order, as the one-row path. */
+CONV_INLINE void conv_direct_ring_row(CONV_FVEC* ring, __global const DTYPE* row, const int width, const int e0,
+                                      const bool inner, __constant float* filter, const int r, const float border) {
+  const bool interior = inner && row;
+  __global const DTYPE* s = interior ? row + e0 - RADIUS_X * CHANNELS : row;
+#if USE_WINDOW
+  CONV_FVEC win[CONV_WINDOW];
+  if (interior) {
+#pragma unroll
+    for (int j = 0; j < CONV_WINDOW; ++j) win[j] = CONV_TO_FVEC(CONV_VLOAD(j, s));
+  }
+#endif
+  float w[CONV_EDGE_WINDOW];
+  if (!interior) conv_edge_window(w, row, width, e0, border);
+#pragma unroll
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) {
+    const CONV_FVEC v = CONV_DIRECT_TAP(interior, s, win, w, dx);
+#pragma unroll
+    for (int j = 0; j <= 2 * RADIUS_Y; ++j)
+      if (r + j >= 2 * RADIUS_Y) ring[j] = CONV_MACV(ring[j], v, filter[(2 * RADIUS_Y - j) * (2 * RADIUS_X + 1) + dx]);
+  }
+}
+#endif
+
 __kernel void convolve_direct_vector(const int width, const int height, __global const DTYPE* restrict src,
                                      const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                      const ulong dst_offset, const int dst_pitch, __constant float* restrict filter,
                                      const int radius_x, const int radius_y, const float border_value) {
   const int row_e = width * CHANNELS;
   const int e0 = get_global_id(0) * VEC;
-  const int y = get_global_id(1);
-  if (e0 >= row_e || y >= height) return;
+  const int y0 = get_global_id(1) * WPT_Y;
+  if (e0 >= row_e || y0 >= height) return;
   src += src_offset;
   dst += dst_offset;
   const int rx = CONV_RX;
   const int ry = CONV_RY;
   const bool inner = CONV_INNER(e0, row_e);
-  CONV_FVEC acc = 0.0f;
-  for (int dy = 0; dy <= 2 * ry; ++dy) {
-    __global const DTYPE* row = CONV_ROW_PTR(src, src_pitch, conv_row(y + dy - ry, height));
-    __constant float* taps = filter + dy * (2 * rx + 1);
-    /* USE_FMA: one chain of fused multiply-adds in tap order, as OpenCV; else each row's sum starts from 0 and
-     * is added after, so that the rows' chains overlap (a 5x5 filter's 25 dependent multiply-adds per chunk
-     * were bound by their latency). */
-    const CONV_FVEC start = USE_FMA ? acc : (CONV_FVEC)(0.0f);
-    const CONV_FVEC sum = inner && row ? conv_direct_row_inner(start, row, e0, taps, rx)
-                                       : conv_direct_row_edge(start, row, width, e0, taps, rx, border_value);
-    acc = USE_FMA ? sum : acc + sum;
+  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
+#if RADIUS_X >= 0 && RADIUS_Y >= 0
+  if (WPT_Y > 1) {
+    /* A strip of rows with build-time radii: each input row is read once per work-item and added to the 2 RADIUS_Y
+     * + 1 output rows of a ring of registers; the oldest is complete after each row. */
+    const bool rows_inside = y0 - RADIUS_Y >= 0 && y0 + WPT_Y + RADIUS_Y <= height;
+    CONV_FVEC ring[2 * RADIUS_Y + 1];
+#pragma unroll
+    for (int j = 0; j <= 2 * RADIUS_Y; ++j) ring[j] = 0.0f;
+    for (int r = 0; r < WPT_Y + 2 * RADIUS_Y && y0 + r - 2 * RADIUS_Y < height; ++r) {
+      const int yy = y0 - RADIUS_Y + r;
+      conv_direct_ring_row(ring, CONV_ROW_PTR(src, src_pitch, rows_inside ? yy : conv_row(yy, height)), width, e0,
+                           inner, filter, r, border_value);
+      if (r >= 2 * RADIUS_Y)
+        conv_store_dvec(dst + (long)(y0 + r - 2 * RADIUS_Y) * dst_pitch + e0, CONV_TO_DVEC(ring[0]), row_e - e0,
+                        aligned);
+#pragma unroll
+      for (int j = 0; j < 2 * RADIUS_Y; ++j) ring[j] = ring[j + 1];
+      ring[2 * RADIUS_Y] = 0.0f;
+    }
+    return;
   }
-  conv_store_dvec(dst + (long)y * dst_pitch + e0, CONV_TO_DVEC(acc), row_e - e0, CONV_ALIGNED(dst, dst_pitch));
+#endif
+  /* One output row at a time (one row per work-item, or radii read at run time). */
+  for (int y = y0; y < min(y0 + WPT_Y, height); ++y) {
+    CONV_FVEC acc = 0.0f;
+    for (int dy = 0; dy <= 2 * ry; ++dy) {
+      __global const DTYPE* row = CONV_ROW_PTR(src, src_pitch, conv_row(y + dy - ry, height));
+      __constant float* taps = filter + dy * (2 * rx + 1);
+      /* USE_FMA: one chain of fused multiply-adds in tap order, as OpenCV; else each row's sum starts from 0 and
+       * is added after, so that the rows' chains overlap (a 5x5 filter's 25 dependent multiply-adds per chunk
+       * were bound by their latency). */
+      const CONV_FVEC start = USE_FMA ? acc : (CONV_FVEC)(0.0f);
+      const CONV_FVEC sum = inner && row ? conv_direct_row_inner(start, row, e0, taps, rx)
+                                         : conv_direct_row_edge(start, row, width, e0, taps, rx, border_value);
+      acc = USE_FMA ? sum : acc + sum;
+    }
+    conv_store_dvec(dst + (long)y * dst_pitch + e0, CONV_TO_DVEC(acc), row_e - e0, aligned);
+  }
 }
 #endif
 

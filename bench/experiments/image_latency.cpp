@@ -176,8 +176,8 @@ std::vector<std::string> alternatives(const Case& c) {
   if (c.op == "convolve2d")
     return {"tiled TILE_X=32 TILE_Y=8 WPT_Y=2 VEC=4 PAD=0" + round,
             "tiled TILE_X=32 TILE_Y=16 WPT_Y=4 VEC=4 PAD=0" + round,
-            "vector VEC=4" + cpu + " WG_X=64 WG_Y=4",
-            "vector VEC=4" + cpu + " WG_X=32 WG_Y=8",
+            "vector VEC=4 WPT_Y=1" + cpu + " WG_X=64 WG_Y=4",
+            "vector VEC=4 WPT_Y=8" + cpu + " WG_X=32 WG_Y=8",
             "naive WG_X=32 WG_Y=8",
             "naive WG_X=16 WG_Y=16"};
   if (c.op == "rgb_to_gray") return {"words VEC=16" + round + " WG_X=128 WG_Y=1", "naive WG_X=32 WG_Y=8"};
@@ -234,6 +234,54 @@ void large_section() {
   }
 }
 
+// Narrow or short images with large filters on several channels, the GPU sweep's worst rows (H100, seed 24,
+// bench/results/nvidia-h100/session18): few default tiles for the GPU's compute units.
+void narrow_section() {
+  const std::vector<Case> cases{{"gaussian_blur", "float", 55, 4781, 4, 13, 13, B::Reflect, "reflect", false},
+                                {"gaussian_blur", "float", 4407, 25, 4, 15, 15, B::Mirror, "mirror", false},
+                                {"box_blur", "uint8", 22, 5771, 4, 15, 15, B::Mirror, "mirror", false},
+                                {"convolve2d", "float", 166, 4537, 4, 9, 9, B::Mirror, "mirror", false},
+                                {"convolve2d", "uint8", 708, 2215, 3, 9, 7, B::Mirror, "mirror", false},
+                                {"gaussian_blur", "uint8", 43, 4468, 3, 3, 13, B::Reflect, "reflect", false},
+                                {"gaussian_blur", "float", 782, 2946, 4, 9, 9, B::Clamp, "clamp", false},
+                                {"gaussian_blur", "float", 1327, 723, 3, 7, 7, B::Reflect, "reflect", false}};
+  for (const auto& c : cases) {
+    std::vector<std::string> configs = alternatives(c);
+    const std::string round = c.dtype == "uint8" ? " USE_ROUND_BY_ADD=1" : "";
+    const std::string separable = c.op == "convolve2d" ? "" : " USE_LOCAL_INPUT=0 USE_PREFETCH=0";
+    configs.push_back("tiled TILE_X=16 TILE_Y=16 WPT_Y=4 VEC=4 PAD=0" + separable + round);
+    configs.push_back("tiled TILE_X=32 TILE_Y=32 WPT_Y=4 VEC=4 PAD=0" + separable + round);
+    configs.push_back("tiled TILE_X=32 TILE_Y=32 WPT_Y=8 VEC=4 PAD=0" + separable + round);
+    explore(c, configs);
+  }
+}
+
+// Mid-size images where PoCL lost to OpenCV in the seed-21 sweep (bench/results/pocl-cpu/session16), with the CPU
+// kernels in other settings.
+void cpu_section() {
+  const std::vector<Case> cases{{"convolve2d", "uint8", 1293, 1621, 4, 1, 9, B::Zero, "zero", true},
+                                {"convolve2d", "uint8", 59, 1518, 3, 1, 9, B::Clamp, "clamp", true},
+                                {"convolve2d", "float", 1123, 153, 1, 3, 3, B::Mirror, "mirror", false},
+                                {"convolve2d", "float", 1004, 86, 3, 3, 3, B::Zero, "zero", false},
+                                {"convolve2d", "uint8", 1920, 1080, 1, 5, 5, B::Reflect, "reflect", false},
+                                {"gaussian_blur", "uint8", 1920, 1080, 1, 9, 9, B::Mirror, "mirror", false},
+                                {"gaussian_blur", "uint8", 1920, 1080, 3, 9, 9, B::Zero, "zero", false},
+                                {"box_blur", "uint8", 1645, 135, 3, 7, 9, B::Clamp, "clamp", true}};
+  for (const auto& c : cases) {
+    const std::string round = c.dtype == "uint8" ? " USE_ROUND_BY_ADD=1" : "";
+    std::vector<std::string> configs;
+    if (c.op == "convolve2d")
+      for (const char* vec : {"VEC=8", "VEC=16"})
+        for (const char* rows : {"WPT_Y=1", "WPT_Y=4", "WPT_Y=8", "WPT_Y=16", "WPT_Y=32"})
+          configs.push_back(std::string("vector ") + vec + " " + rows + " USE_WINDOW=0 WG_X=128 WG_Y=1" + round);
+    else
+      for (const char* vec : {"VEC=8", "VEC=16"})
+        for (const char* rows : {"WPT_Y=8", "WPT_Y=32"})
+          configs.push_back(std::string("vector ") + vec + " " + rows + " USE_WINDOW=0 WG_X=32 WG_Y=4" + round);
+    explore(c, configs);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,5 +292,7 @@ int main(int argc, char** argv) {
   const std::string sections = argc > 1 ? argv[1] : "small,large";
   if (("," + sections + ",").find(",small,") != std::string::npos) small_section();
   if (("," + sections + ",").find(",large,") != std::string::npos) large_section();
+  if (("," + sections + ",").find(",cpu,") != std::string::npos) cpu_section();
+  if (("," + sections + ",").find(",narrow,") != std::string::npos) narrow_section();
   return 0;
 }

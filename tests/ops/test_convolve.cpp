@@ -390,8 +390,16 @@ void expect_error(const std::string& op, const std::function<void()>& call, cons
 // takes seconds to compile their unrolled tap loops for it (the tiled ones get filters larger than the 3x2
 // image anyway).
 std::vector<Setting> swept_settings() {
-  return {{Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 4}, {"USE_WINDOW", 1}}}, 8, 2), 0), 0, 5, 0},
-          {Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 16}, {"USE_WINDOW", 0}}}, 16, 1), 1), 2, 3, 1, true},
+  // The direct vector kernel one row per work-item, and in strips of rows through its ring of output rows (WPT_Y
+  // above 1; 5 and 3 leave a partial strip on every test image, 16 covers the short ones in one strip).
+  return {{Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 4}, {"WPT_Y", 1}, {"USE_WINDOW", 1}}}, 8, 2), 0), 0,
+           5, 0},
+          {Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 5}, {"USE_WINDOW", 0}}}, 16, 1), 1),
+           2, 3, 1, true},
+          {Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}, {"USE_WINDOW", 1}}}, 8, 1), 0), 1,
+           4, 2, true},
+          {Op::Convolve2d, rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 16}, {"USE_WINDOW", 0}}}, 4, 2), 1),
+           3, 0, 3},
           {Op::Convolve2d, rounding(tiled(16, 8, 2, 4, 0), 1), 0, 5, 0},
           {Op::Convolve2d, rounding(tiled(8, 8, 4, 8, 8), 0), 2, 4, 4, true},
           {Op::Separable, rounding(with_group({"two_pass", {{"VEC", 4}, {"USE_WINDOW", 0}}}, 8, 2), 1), 0, 1, 3},
@@ -508,7 +516,8 @@ TEST_SUITE("ops.convolve") {
         CAPTURE(round_by_add);
         std::vector<std::pair<Config, bool>> runs{
             // (config, separable)
-            {rounding(with_group({"vector", {{"VEC", 16}, {"USE_WINDOW", 0}}}, 8, 1), round_by_add), false},
+            {rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 2}, {"USE_WINDOW", 0}}}, 8, 1), round_by_add),
+             false},
             {rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 2}, {"USE_WINDOW", 1}}}, 8, 1), round_by_add),
              true},
             {rounding(with_group({"two_pass", {{"VEC", 8}, {"USE_WINDOW", 0}}}, 8, 1), round_by_add), true}};
@@ -697,7 +706,7 @@ TEST_SUITE("ops.convolve") {
   TEST_CASE("convolve: filters above the unrolled limits read their radius at run time, exact under every border") {
     // 21 x 19 taps: more than the direct vector kernel unrolls; radius 17 and 18: more than the separable
     // kernels unroll.
-    const Config direct = rounding(with_group({"vector", {{"VEC", 8}, {"USE_WINDOW", 1}}}, 8, 2), 0);
+    const Config direct = rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}, {"USE_WINDOW", 1}}}, 8, 2), 0);
     const Config fused = rounding(with_group({"vector", {{"VEC", 4}, {"WPT_Y", 4}, {"USE_WINDOW", 0}}}, 8, 1), 1);
     const Config two_pass = with_group({"two_pass", {{"VEC", 8}, {"USE_WINDOW", 1}}}, 8, 2);
     const std::vector<std::pair<std::size_t, std::size_t>> images{{3, 2}, {45, 41}};

@@ -41,7 +41,7 @@ void add_shape_macros(const FilterShape& shape, Border border, const DTypeInfo& 
 
 // The vector and two-pass variants' own macros.
 void add_untiled_macros(const FilterShape& shape, const FilterPlan& plan, BuildOptions& options) {
-  if (plan.variant == FilterVariant::Vector && shape.form == FilterForm::Separable) options.define("WPT_Y", plan.wpt_y);
+  if (plan.variant == FilterVariant::Vector) options.define("WPT_Y", plan.wpt_y);
   options.define("USE_WINDOW", plan.window);
   if (shape.form == FilterForm::Separable) options.define("USE_SYMMETRIC", shape.symmetric ? 1 : 0);
 }
@@ -104,7 +104,7 @@ const std::map<std::string, std::vector<std::string>>& convolve_macro_table() {
     };
     return new std::map<std::string, std::vector<std::string>>{
         {"direct naive", with({})},
-        {"direct vector", with({"VEC", "USE_ROUND_BY_ADD", "USE_WINDOW"})},
+        {"direct vector", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW"})},
         {"direct tiled", with({"VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD"})},
         {"separable two_pass", with({"VEC", "USE_ROUND_BY_ADD", "USE_WINDOW", "USE_SYMMETRIC"})},
         {"separable vector", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW", "USE_SYMMETRIC"})},

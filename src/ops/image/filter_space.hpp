@@ -10,6 +10,7 @@ namespace tilecl::detail {
 // Radii beyond these use the run-time radius: unrolling more taps costs compile time and gains nothing.
 constexpr int kMaxFixedRadius = 16;           // separable kernels, per direction
 constexpr int kMaxFixedDirectTaps = 17 * 17;  // direct vector kernel
+constexpr int kMaxDirectRingFloats = 384;     // direct vector kernel's ring: (2 ry + 1) VEC floats in registers
 constexpr int kMaxTiledDirectRadius = 8;      // direct tiled kernel (it unrolls all taps for WPT_Y x VEC outputs)
 
 // The space of a shape and element type, built once per process (the reference stays valid).
