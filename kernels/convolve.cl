@@ -144,7 +144,8 @@
  *             windows from global memory. Default 0.
  *   USE_PREFETCH  convolve_separable_tiled: 1 loads every row-pass window of a work-item before filtering any
  *             (more registers, more loads in flight: the 9x9 Gaussian on float at 7680x4320 on an H200 went
- *             from 90.5 to 86.6 us, the 5x5 box from 83.1 to 71.8 us), 0 loads and filters row by row.
+ *             from 90.5 to 86.6 us, the 5x5 box from 83.1 to 71.8 us; on 3 and 4 channels it is slower: the
+ *             host's GPU default sets it for one channel only), 0 loads and filters row by row.
  *             Default 0.
  *   USE_ROUND_BY_ADD  uchar with float sums: how results are rounded: 0 rint (one instruction on GPUs), 1
  *             clamp to 0..255 first, then add 2^23 and keep the low 8 bits of the sum's bit pattern (PoCL's

@@ -582,7 +582,8 @@ TEST_SUITE("ops.convolve") {
 
   TEST_CASE("convolve: the GPU defaults' tile shapes are exact on an image with interior tiles") {
     // The defaults an H200-like GPU gets (float and byte tiles differ: bytes take 8-element chunks in 256-pixel
-    // tiles with one channel, and no prefetch), run here on an image larger than one tile in each direction.
+    // tiles with one channel; prefetch on one channel of floats only), run here on an image larger than one tile in
+    // each direction.
     DeviceInfo gpu = *device().info;
     gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true;
     gpu.local_memory_bytes = std::min<std::uint64_t>(49152, device().info->local_memory_bytes);
@@ -602,7 +603,15 @@ TEST_SUITE("ops.convolve") {
         gpu_default(detail::FilterForm::Separable, 1, 4, detail::dtype_of<std::uint8_t>(), false, "tiled");
     const Config byte_channels =
         gpu_default(detail::FilterForm::Separable, 3, 4, detail::dtype_of<std::uint8_t>(), true, "tiled");
+    const Config float_channels =
+        gpu_default(detail::FilterForm::Separable, 4, 4, detail::dtype_of<float>(), false, "tiled");
     CHECK(bytes.values.at("USE_ROUND_BY_ADD") == 1);
+    // Row-pass windows prefetched on one channel of floats only (slower on 3 and 4 channels, and on bytes).
+    CHECK(separable.values.at("USE_PREFETCH") == 1);
+    CHECK(float_channels.values.at("USE_PREFETCH") == 0);
+    CHECK(bytes.values.at("USE_PREFETCH") == 0);
+    check_filter<float>(&float_channels, Filter{Op::Gaussian, 4, Border::Clamp, 4, 4, 1.7}, 150, 70,
+                        ImageLayout::Ragged, 0);
     check_filter<float>(&direct, Filter{Op::Convolve2d, 1, Border::Mirror, 2, 2}, 300, 100, ImageLayout::Aligned, 0);
     check_filter<float>(&separable, Filter{Op::Gaussian, 1, Border::Mirror, 4, 4, 1.7}, 300, 100, ImageLayout::Ragged,
                         0);

@@ -152,12 +152,18 @@ struct TiledPreference {
   std::vector<std::pair<std::int64_t, std::int64_t>> heights;
   std::int64_t widest = 32;
   bool bytes = false;
+  bool prefetch = false;  // USE_PREFETCH of the separable kernel
 };
 
 TiledPreference tiled_preference(const FilterShape& shape, const DTypeInfo& dtype) {
   TiledPreference preference;
   const bool direct = shape.form == FilterForm::Direct;
   preference.bytes = dtype.size == 1 && !direct;
+  // Prefetching every row-pass window first pays on one channel of floats (above; H100 at 7680x4320: 98 us with it,
+  // 109 without); on 3 and 4 channels its windows take the registers. H100, kernel time without / with it: 7680x4320
+  // 9x9 Gaussian on 3 / 4 channels 328 / 393 and 452 / 690 us, 5x5 box on 3 channels 299 / 306; 55x4781x4 13x13
+  // 93 / 166, 782x2946x4 9x9 53 / 71 (bench/results/nvidia-h100/session18, runs 3-5).
+  preference.prefetch = !preference.bytes && shape.channels == 1;
   if (shape.channels == 1) preference.widest = preference.bytes ? 256 : direct ? 128 : 64;
   if (direct || preference.bytes)
     preference.heights = {{32, 4}, {16, 4}, {8, 2}};
@@ -180,7 +186,7 @@ std::optional<Config> preferred_tiled(const FilterShape& shape, const DTypeInfo&
           {{"TILE_X", x}, {"TILE_Y", tile_y}, {"WPT_Y", wpt_y}, {"VEC", preference.bytes ? 8 : 4}, {"PAD", 0}}};
       if (shape.form == FilterForm::Separable) {
         config.values["USE_LOCAL_INPUT"] = 0;
-        config.values["USE_PREFETCH"] = preference.bytes ? 0 : 1;
+        config.values["USE_PREFETCH"] = preference.prefetch ? 1 : 0;
       }
       set_rounding_default(shape, dtype, config);
       if (space.validate(config, device).empty()) return config;
