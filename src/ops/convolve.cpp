@@ -3,11 +3,12 @@
 // filter_run (validate -> parameters -> program -> kernel lease -> enqueue), filter_launch, filter_space,
 // filter_program, filter_subject, filter_reference, border, taps, tap_buffers.
 //
-// Tuning keys: (op, dtype, bucket), bucket = "c<channels> <filter width>x<filter height> <area class>[ opencv]",
-// area classes as rgb_to_gray (px <= 2^16, <= 2^20, <= 2^23, larger; timed at 256x192, 1024x768, 2560x1440,
-// 7680x4320). The border rule is not part of the key: it only changes the edge tiles. Shape syntax for
-// `tilecl tune`: WIDTHxHEIGHT[xCHANNELS],FWxFH[,border][,opencv], e.g. 7680x4320,9x9 (the filter size in taps;
-// box_blur 5x5 is radius 2).
+// Tuning keys: (op, dtype, bucket), bucket = "c<channels> <filter width>x<filter height> <area class>[ tall| wide]
+// [ opencv]", area classes as rgb_to_gray (px <= 2^16, <= 2^20, <= 2^23, larger; timed at 256x192, 1024x768,
+// 2560x1440, 7680x4320); above 2^16 pixels, images at most 64 pixels wide are "tall" and at most 64 rows high
+// "wide", timed at the class's area 48 pixels across (filter_image_class). The border rule is not part of the key: it
+// only changes the edge tiles. Shape syntax for `tilecl tune`: WIDTHxHEIGHT[xCHANNELS],FWxFH[,border][,opencv], e.g.
+// 7680x4320,9x9 (the filter size in taps; box_blur 5x5 is radius 2).
 #include "ops/convolve.hpp"
 
 #include "ops/image/filter_calls.hpp"

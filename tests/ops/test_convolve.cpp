@@ -653,6 +653,53 @@ TEST_SUITE("ops.convolve") {
     check_filter<float>(&float_passes, Filter{Op::Separable, 4, Border::Clamp, 7, 1}, 16, 60, ImageLayout::Ragged, 0);
   }
 
+  TEST_CASE("convolve: tall and wide images have buckets of their own; on GPUs large separable filters take the ring") {
+    using detail::Aspect;
+    // Classes: above the small images, at most kNarrowSide pixels across is tall or wide, timed at 48 across.
+    const auto tall = detail::filter_image_class(40, 1700), wide = detail::filter_image_class(4407, 25);
+    CHECK(tall.aspect == Aspect::Tall);
+    CHECK(tall.bucket == "px<=2^20 tall");
+    CHECK(tall.width == 48);
+    CHECK(tall.width * tall.height == 1024 * 768);
+    CHECK(wide.aspect == Aspect::Wide);
+    CHECK(wide.bucket == "px<=2^20 wide");
+    CHECK(wide.height == 48);
+    CHECK(detail::filter_image_class(65, 5000).aspect == Aspect::Square);
+    CHECK(detail::filter_image_class(20, 3000).aspect == Aspect::Square);  // 60000 pixels: a small image
+    CHECK(detail::filter_image_class(64, 1025).aspect == Aspect::Tall);
+    CHECK(detail::find_tunable_op("gaussian_blur").make_subject("float", "55x4781x4,13x13,reflect")->key().bucket ==
+          "c4 13x13 px<=2^20 tall");
+    CHECK(detail::find_tunable_op("gaussian_blur").make_subject("float", "55x4781x4,13x13,reflect")->timing_shape() ==
+          "48x16384x4,13x13,reflect");
+
+    DeviceInfo gpu = *device().info;
+    gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true;
+    gpu.local_memory_bytes = std::min<std::uint64_t>(49152, device().info->local_memory_bytes);
+    gpu.max_work_group_size = std::min<std::size_t>(1024, device().info->max_work_group_size);
+    const auto gpu_default = [&](detail::FilterForm form, std::uint64_t channels, int rx, int ry,
+                                 const detail::DTypeInfo& dtype, Aspect aspect) {
+      const detail::FilterShape shape{form, channels, rx, ry, false};
+      const Config config = detail::convolve_default_config(shape, dtype, gpu, 1024 * 768, aspect);
+      INFO(config.to_string());
+      return config;
+    };
+    const Config floats = gpu_default(detail::FilterForm::Separable, 4, 6, 6, detail::dtype_of<float>(), Aspect::Tall);
+    const Config bytes =
+        gpu_default(detail::FilterForm::Separable, 3, 1, 6, detail::dtype_of<std::uint8_t>(), Aspect::Wide);
+    CHECK(floats.variant == "ring");
+    CHECK(bytes.variant == "ring");
+    CHECK(bytes.values.at("USE_ROUND_BY_ADD") == 1);
+    // Small filters, direct filters and square images keep the tiles.
+    CHECK(gpu_default(detail::FilterForm::Separable, 4, 2, 2, detail::dtype_of<float>(), Aspect::Tall).variant ==
+          "tiled");
+    CHECK(gpu_default(detail::FilterForm::Direct, 1, 4, 4, detail::dtype_of<float>(), Aspect::Tall).variant == "tiled");
+    CHECK(gpu_default(detail::FilterForm::Separable, 4, 6, 6, detail::dtype_of<float>(), Aspect::Square).variant ==
+          "tiled");
+    check_filter<float>(&floats, Filter{Op::Gaussian, 4, Border::Reflect, 6, 6, 2.3}, 40, 1700, ImageLayout::Ragged, 0);
+    check_filter<std::uint8_t>(&bytes, Filter{Op::Gaussian, 3, Border::Mirror, 1, 6, 1.9}, 1500, 45,
+                               ImageLayout::Aligned, 0);
+  }
+
   TEST_CASE("convolve: the bench sweep's images, scaled down (seeds 1-2), through the public calls") {
     // The same random streams as `tilecl bench --sweep --family convolve` (bench/sweeps/shapes.hpp,
     // draw_image_shape) with sides of at most 96: its channel counts, borders, filter sizes (x and y apart) and

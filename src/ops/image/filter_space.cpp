@@ -220,10 +220,25 @@ std::optional<Config> small_image_default(const FilterShape& shape, const DTypeI
   return std::nullopt;
 }
 
+// Tall and wide images with large separable filters on GPUs: the register ring, 4 elements and 16 rows per
+// work-item, no local memory. H100, kernel us, ring / tiled default (no prefetch): 55x4781x4 13x13 Gaussian floats
+// 56 / 93, 4407x25x4 15x15 37 / 78, 22x5771x4 15x15 box on bytes 59 / 86, 43x4468x3 3x13 Gaussian bytes 22 / 22;
+// on a square 782x2946x4 9x9 the ring took 102 against 53 (bench/results/nvidia-h100/session18, runs 3 and 4).
+std::optional<Config> narrow_image_default(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
+                                           const SearchSpace& space) {
+  if (shape.form != FilterForm::Separable || shape.radius_x + shape.radius_y < 7) return std::nullopt;
+  Config config{"ring", {{"VEC", 4}, {"WPT_Y", 16}, {"WG_X", 128}, {"WG_Y", 1}}};
+  set_rounding_default(shape, dtype, config);
+  if (space.validate(config, device).empty()) return config;
+  return std::nullopt;
+}
+
 Config gpu_default(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device, const SearchSpace& space,
-                   std::uint64_t pixels) {
+                   std::uint64_t pixels, Aspect aspect) {
   if (pixels <= kSmallImagePixels)
     if (auto small = small_image_default(shape, dtype, device, space)) return *small;
+  if (aspect != Aspect::Square)
+    if (auto narrow = narrow_image_default(shape, dtype, device, space)) return *narrow;
   if (auto tiled = preferred_tiled(shape, dtype, device, space)) return *tiled;
   // Too large a filter for the tiled kernels: 16-byte accesses, 256 work-items.
   const bool direct = shape.form == FilterForm::Direct;
@@ -282,12 +297,26 @@ const SearchSpace& convolve_search_space(const FilterShape& shape, const DTypeIn
   return *space;
 }
 
+FilterImageClass filter_image_class(std::uint64_t width, std::uint64_t height) {
+  FilterImageClass image;
+  image.area = area_class(width * height);
+  image.width = image.area.width, image.height = image.area.height;
+  image.bucket = image.area.name;
+  if (width * height <= kSmallImagePixels || std::min(width, height) > kNarrowSide) return image;
+  const std::uint64_t across = kNarrowSide * 3 / 4, along = image.area.width * image.area.height / across;
+  image.aspect = width <= kNarrowSide ? Aspect::Tall : Aspect::Wide;
+  image.width = image.aspect == Aspect::Tall ? across : along;
+  image.height = image.aspect == Aspect::Tall ? along : across;
+  image.bucket += image.aspect == Aspect::Tall ? " tall" : " wide";
+  return image;
+}
+
 Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype, const DeviceInfo& device,
-                               std::uint64_t pixels) {
+                               std::uint64_t pixels, Aspect aspect) {
   const SearchSpace& space = convolve_search_space(shape, dtype);
   const bool gpu_shaped = !device.is_cpu() && device.local_memory_is_dedicated &&
                           device.local_memory_bytes >= std::uint64_t{32} * 1024 && device.max_work_group_size >= 256;
-  if (gpu_shaped) return gpu_default(shape, dtype, device, space, pixels);
+  if (gpu_shaped) return gpu_default(shape, dtype, device, space, pixels, aspect);
   // CPUs (and devices without fast local memory): no local memory, one SIMD register of floats per work-item;
   // fused separable passes of 32 rows per work-item (8 at run-time radii, which keep a sum per row); bytes
   // rounded by adding 2^23. Work-groups of 128 x 1: few,

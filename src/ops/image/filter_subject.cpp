@@ -70,11 +70,11 @@ template <typename T>
 class FilterSubject : public TuningSubject {
  public:
   FilterSubject(FilterOp op, std::uint64_t width, std::uint64_t height, const FilterShape& shape, Border border)
-      : op_(op), area_(area_class(width * height)), shape_(shape), border_(border) {}
+      : op_(op), area_(filter_image_class(width, height)), shape_(shape), border_(border) {}
 
   TuningKey key() const override {
     return {filter_op_name(op_), dtype_of<T>().name,
-            "c" + std::to_string(shape_.channels) + " " + filter_size_text(shape_) + " " + area_.name +
+            "c" + std::to_string(shape_.channels) + " " + filter_size_text(shape_) + " " + area_.bucket +
                 (shape_.opencv ? " opencv" : "")};
   }
   std::string family() const override { return kConvolveFamily; }
@@ -87,7 +87,7 @@ class FilterSubject : public TuningSubject {
     return convolve_search_space(shape_, dtype_of<T>());
   }
   Config default_config(const DeviceInfo& device) const override {
-    return convolve_default_config(shape_, dtype_of<T>(), device, area_.width * area_.height);
+    return convolve_default_config(shape_, dtype_of<T>(), device, area_.width * area_.height, area_.aspect);
   }
   BuildOptions build_options(const Config& config) const override {
     return filter_build_options(shape_, border_, dtype_of<T>(), plan_of(config));
@@ -194,7 +194,7 @@ class FilterSubject : public TuningSubject {
   }
 
   FilterOp op_;
-  AreaClass area_;
+  FilterImageClass area_;  // the bucket's area class and aspect, and the image timed
   FilterShape shape_;
   Border border_;
   cl::CommandQueue queue_;

@@ -21,7 +21,8 @@ FilterForm form_of(FilterOp op);
 // on the row length: OpenCV's scalar tail).
 FixedFinish finish_of(FilterOp op, const FilterShape& shape, std::uint64_t width);
 
-// The subject of a call: the tuning key's bucket is "c<channels> <FW>x<FH> <area class>" (+ " opencv").
+// The subject of a call: the tuning key's bucket is "c<channels> <FW>x<FH> <area class>" (+ " tall" or " wide",
+// + " opencv"; filter_image_class).
 template <typename T>
 std::unique_ptr<TuningSubject> make_filter_subject(FilterOp op, std::uint64_t width, std::uint64_t height,
                                                    const FilterShape& shape, Border border);
