@@ -53,7 +53,7 @@ void fit_choice(const QueueTarget& target, const FilterCall& call, Resolved& res
                 why + "); using the default");
   resolved.config =
       convolve_default_config(shape, dtype_of<T>(), *target.info, call.problem.width * call.problem.height,
-                              filter_image_class(call.problem.width, call.problem.height).aspect);
+                              filter_aspect(call.problem.width, call.problem.height));
 }
 
 // The filter ops in the common frame: validation, the choice (memoized per thread for warm calls), the launch.
@@ -72,12 +72,12 @@ struct FilterFrameOp {
   // depends on (the border rule, symmetric taps, OpenCV's dividing finish).
   ShapeKey shape_key(const Call& c) const {
     const FilterShape& s = c.problem.shape;
-    const FilterImageClass image = filter_image_class(c.problem.width, c.problem.height);
-    const std::uint64_t shape_class = s.channels | (static_cast<std::uint64_t>(s.radius_x) << 8) |
-                                      (static_cast<std::uint64_t>(s.radius_y) << 26) | (image.area.width << 44) |
-                                      (static_cast<std::uint64_t>(s.opencv) << 60) |
-                                      (static_cast<std::uint64_t>(s.form == FilterForm::Direct) << 61) |
-                                      (static_cast<std::uint64_t>(image.aspect) << 62);
+    const std::uint64_t area = area_class(c.problem.width * c.problem.height).width;
+    const Aspect aspect = filter_aspect(c.problem.width, c.problem.height);
+    const std::uint64_t shape_class =
+        s.channels | (static_cast<std::uint64_t>(s.radius_x) << 8) | (static_cast<std::uint64_t>(s.radius_y) << 26) |
+        (area << 44) | (static_cast<std::uint64_t>(s.opencv) << 60) |
+        (static_cast<std::uint64_t>(s.form == FilterForm::Direct) << 61) | (static_cast<std::uint64_t>(aspect) << 62);
     const std::uint64_t program_code = static_cast<std::uint64_t>(c.problem.border) |
                                        (static_cast<std::uint64_t>(s.symmetric) << 8) |
                                        (static_cast<std::uint64_t>(s.dividing_finish) << 9);

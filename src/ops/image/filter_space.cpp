@@ -297,14 +297,19 @@ const SearchSpace& convolve_search_space(const FilterShape& shape, const DTypeIn
   return *space;
 }
 
+Aspect filter_aspect(std::uint64_t width, std::uint64_t height) {
+  if (width * height <= kSmallImagePixels || std::min(width, height) > kNarrowSide) return Aspect::Square;
+  return width <= kNarrowSide ? Aspect::Tall : Aspect::Wide;
+}
+
 FilterImageClass filter_image_class(std::uint64_t width, std::uint64_t height) {
   FilterImageClass image;
   image.area = area_class(width * height);
+  image.aspect = filter_aspect(width, height);
   image.width = image.area.width, image.height = image.area.height;
   image.bucket = image.area.name;
-  if (width * height <= kSmallImagePixels || std::min(width, height) > kNarrowSide) return image;
+  if (image.aspect == Aspect::Square) return image;
   const std::uint64_t across = kNarrowSide * 3 / 4, along = image.area.width * image.area.height / across;
-  image.aspect = width <= kNarrowSide ? Aspect::Tall : Aspect::Wide;
   image.width = image.aspect == Aspect::Tall ? across : along;
   image.height = image.aspect == Aspect::Tall ? along : across;
   image.bucket += image.aspect == Aspect::Tall ? " tall" : " wide";

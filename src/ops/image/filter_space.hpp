@@ -26,6 +26,8 @@ constexpr std::uint64_t kSmallImagePixels = std::uint64_t{1} << 16;
 // the square images' default fit across them.
 constexpr std::uint64_t kNarrowSide = 64;
 enum class Aspect { Square, Tall, Wide };
+// The aspect of a call's image (cheap: a warm call's key takes it).
+Aspect filter_aspect(std::uint64_t width, std::uint64_t height);
 
 // A filter call's image class: its area class and aspect, the bucket's suffix, and the image it is timed at (the
 // area class's representative, or an image of that area kNarrowSide * 3 / 4 pixels across).

@@ -70,16 +70,16 @@ template <typename T>
 class FilterSubject : public TuningSubject {
  public:
   FilterSubject(FilterOp op, std::uint64_t width, std::uint64_t height, const FilterShape& shape, Border border)
-      : op_(op), area_(filter_image_class(width, height)), shape_(shape), border_(border) {}
+      : op_(op), image_(filter_image_class(width, height)), shape_(shape), border_(border) {}
 
   TuningKey key() const override {
     return {filter_op_name(op_), dtype_of<T>().name,
-            "c" + std::to_string(shape_.channels) + " " + filter_size_text(shape_) + " " + area_.bucket +
+            "c" + std::to_string(shape_.channels) + " " + filter_size_text(shape_) + " " + image_.bucket +
                 (shape_.opencv ? " opencv" : "")};
   }
   std::string family() const override { return kConvolveFamily; }
   std::string timing_shape() const override {
-    return std::to_string(area_.width) + "x" + std::to_string(area_.height) +
+    return std::to_string(image_.width) + "x" + std::to_string(image_.height) +
            (shape_.channels != 1 ? "x" + std::to_string(shape_.channels) : "") + "," + filter_size_text(shape_) + "," +
            to_string(border_) + (shape_.opencv ? ",opencv" : "");
   }
@@ -87,7 +87,7 @@ class FilterSubject : public TuningSubject {
     return convolve_search_space(shape_, dtype_of<T>());
   }
   Config default_config(const DeviceInfo& device) const override {
-    return convolve_default_config(shape_, dtype_of<T>(), device, area_.width * area_.height, area_.aspect);
+    return convolve_default_config(shape_, dtype_of<T>(), device, image_.width * image_.height, image_.aspect);
   }
   BuildOptions build_options(const Config& config) const override {
     return filter_build_options(shape_, border_, dtype_of<T>(), plan_of(config));
@@ -100,8 +100,8 @@ class FilterSubject : public TuningSubject {
     taps_ = subject_taps(op_, shape_, random);
     bind_taps(context);
     const std::uint64_t c = shape_.channels;
-    timing_src_ = upload(context, queue_, random_values<T>(area_.width * area_.height * c, random));
-    timing_dst_ = cl::Buffer(context, CL_MEM_READ_WRITE, area_.width * area_.height * c * sizeof(T));
+    timing_src_ = upload(context, queue_, random_values<T>(image_.width * image_.height * c, random));
+    timing_dst_ = cl::Buffer(context, CL_MEM_READ_WRITE, image_.width * image_.height * c * sizeof(T));
     // Ragged (odd sizes, pitches and offsets: unaligned paths) and aligned with padding (the vector-pointer
     // paths, which the timing image takes); both hold interior and edge tiles of every tile size in the space.
     layouts_ = {Layout(557, 151, 557 * c + 5, 557 * c + 3, 7, 5), Layout(560, 150, 560 * c + 16, 560 * c + 32, 16, 0)};
@@ -111,10 +111,10 @@ class FilterSubject : public TuningSubject {
 
   std::vector<cl::Event> run(cl::CommandQueue& queue, const Config& config) override {
     auto target = queue_target(filter_op_name(op_), queue);
-    const std::uint64_t pitch = area_.width * shape_.channels;
+    const std::uint64_t pitch = image_.width * shape_.channels;
     ImageOperands image{&timing_src_, 0, pitch, &timing_dst_, 0, pitch};
     return launch_filter(filter_op_name(op_), target, queue, dtype_of<T>(), plan_of(config),
-                         problem_of(area_.width, area_.height), image, bound_, nullptr);
+                         problem_of(image_.width, image_.height), image, bound_, nullptr);
   }
 
   std::string verify(cl::CommandQueue& queue, const Config& config) override {
@@ -136,7 +136,7 @@ class FilterSubject : public TuningSubject {
 
   // Bytes moved: one read and one write of every element.
   double work() const override {
-    return 2.0 * static_cast<double>(area_.width * area_.height * shape_.channels) * sizeof(T);
+    return 2.0 * static_cast<double>(image_.width * image_.height * shape_.channels) * sizeof(T);
   }
   const char* work_unit() const override { return "byte"; }
 
@@ -194,7 +194,7 @@ class FilterSubject : public TuningSubject {
   }
 
   FilterOp op_;
-  FilterImageClass area_;  // the bucket's area class and aspect, and the image timed
+  FilterImageClass image_;  // the bucket's area class and aspect, and the image timed
   FilterShape shape_;
   Border border_;
   cl::CommandQueue queue_;
