@@ -284,6 +284,20 @@ void prefetch_section() {
   }
 }
 
+// The cases of bench/experiments/npp_filters.cu (NVIDIA's NPP on the same images, timed by that CUDA program in the
+// same session): 7680x4320, the edge pixel repeated, Gaussian 9x9, box 5x5 and a 5x5 filter2D on bytes and floats
+// with 1, 3 and 4 channels, and RGB to gray; the default configuration only (first-use tuning unless TILECL_TUNE=off).
+void npp_section() {
+  for (const char* op : {"gaussian_blur", "box_blur", "convolve2d"})
+    for (std::size_t channels : {1, 3, 4})
+      for (const char* dtype : {"uint8", "float"}) {
+        const std::size_t size = std::string(op) == "gaussian_blur" ? 9 : 5;
+        explore({op, dtype, 7680, 4320, channels, size, size, B::Clamp, "clamp", false}, {});
+      }
+  for (const char* dtype : {"uint8", "float"})
+    explore({"rgb_to_gray", dtype, 7680, 4320, 3, 1, 1, B::Zero, "zero", false}, {});
+}
+
 // Mid-size images where PoCL lost to OpenCV in the seed-21 sweep (bench/results/pocl-cpu/session16), with the CPU
 // kernels in other settings.
 void cpu_section() {
@@ -327,5 +341,6 @@ int main(int argc, char** argv) {
   if (wants("narrow")) narrow_section(false);
   if (wants("narrow_short")) narrow_section(true);
   if (wants("prefetch")) prefetch_section();
+  if (wants("npp")) npp_section();
   return 0;
 }
