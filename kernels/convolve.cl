@@ -173,6 +173,13 @@
  *             and the fused kernel's column sum likewise with a build-time RADIUS_Y. Float sums change order
  *             (within the float-sum bounds); integer sums (USE_FIXED_POINT) are exact either way. Not applied
  *             with USE_WINDOW 1 (the row pass; the column sum still is). Default 0.
+ *   USE_UNIT_GAIN  uchar with float sums (ignored under USE_FMA and USE_FIXED_POINT), 0 or 1: 1 promises that
+ *             every sum a result is rounded from lies in 0 .. 255.5. The host sets it for the blurs on bytes in
+ *             the CPU-shaped separable programs when their tap words are non-negative and 255 * (row sum) *
+ *             (column sum) * (1 + (n + 4) 2^-23) < 255.5, n the number of taps: elements and border values are
+ *             0..255, and a float sum of n non-negative terms exceeds the exact one by less than that factor. The
+ *             finish then skips the clamp to 0..255, which cannot change such a sum's rounded value: the same
+ *             results. Default 0.
  * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
  */
 
@@ -229,6 +236,9 @@
 #endif
 #ifndef USE_SYMMETRIC
 #define USE_SYMMETRIC 0
+#endif
+#ifndef USE_UNIT_GAIN
+#define USE_UNIT_GAIN 0
 #endif
 
 #if BORDER < 0 || BORDER > 4
@@ -317,6 +327,14 @@ typedef CONV_DVEC conv_dvec_unaligned __attribute__((aligned(sizeof(DTYPE))));
 #define CONV_TO_DVEC(x)          \
   TILECL_CAT(convert_uchar, VEC) \
   (select((CONV_FVEC)(0.0f), clamp(rint(x), 0.0f, 255.0f), isless(fabs(x), (CONV_FVEC)(2147483648.0f))))
+#elif CONV_DTYPE_IS_UCHAR && USE_UNIT_GAIN && USE_ROUND_BY_ADD
+/* Every sum lies in 0 .. 255.5 (USE_UNIT_GAIN): round to nearest even by adding 2^23, keep the low 8 bits; no
+ * clamp (two vector instructions of the finish's four: 9x9 Gaussian on bytes 5-8% faster under PoCL). */
+#define CONV_TO_DTYPE(x) convert_uchar(as_uint((x) + 8388608.0f) & 0xFFu)
+#define CONV_TO_DVEC(x) TILECL_CAT(convert_uchar, VEC)(TILECL_CAT(as_uint, VEC)((x) + 8388608.0f))
+#elif CONV_DTYPE_IS_UCHAR && USE_UNIT_GAIN
+#define CONV_TO_DTYPE(x) convert_uchar(rint(x))
+#define CONV_TO_DVEC(x) TILECL_CAT(convert_uchar, VEC)(rint(x))
 #elif CONV_DTYPE_IS_UCHAR && USE_ROUND_BY_ADD
 /* Saturate, then round to nearest even by adding 2^23; the byte is the sum's low 8 bits (see USE_ROUND_BY_ADD). */
 #define CONV_TO_DTYPE(x) convert_uchar(as_uint(clamp((x), 0.0f, 255.0f) + 8388608.0f) & 0xFFu)

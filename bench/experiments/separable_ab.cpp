@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
       std::cerr << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device) << "\n";
       return 1;
     }
-    std::cerr << (i ? "B" : "A") << " built in "
-              << std::chrono::duration<double>(Clock::now() - t0).count() << " s: " << options << "\n";
+    std::cerr << (i ? "B" : "A") << " built in " << std::chrono::duration<double>(Clock::now() - t0).count()
+              << " s: " << options << "\n";
     const int vec = option_value(options, "VEC", 16), wpt = option_value(options, "WPT_Y", 32);
     const int wg_x = option_value(options, "AB_WG_X", 128), wg_y = option_value(options, "AB_WG_Y", 1);
     const std::size_t items_x = (row_e + vec - 1) / vec, items_y = (height + wpt - 1) / wpt;

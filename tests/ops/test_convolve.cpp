@@ -496,6 +496,38 @@ TEST_SUITE("ops.convolve") {
     }
   }
 
+  TEST_CASE("convolve: the blurs' byte calls with float sums are of unit gain (USE_UNIT_GAIN 1), no other call") {
+    const detail::FilterImages images{37, 23, 3, detail::ImageOperands{nullptr, 0, 111, nullptr, 0, 111}};
+    const FilterOptions exact(Border::Mirror, 0.0, Arithmetic::OpenCV);
+    const FilterOptions constant(Border::Constant, 300.0);  // saturated to 255 for bytes
+    cl::Buffer taps(device().context, CL_MEM_READ_WRITE, 16 * sizeof(float));
+    const detail::TapsArgument row{"row_filter", &taps, 0, 5}, column{"column_filter", &taps, 0, 3};
+    const std::vector<std::pair<detail::FilterCall, bool>> calls{
+        {detail::gaussian_kernel_call(images, GaussianKernel{9, 5, 1.7, 0.9}, Border::Zero, true), true},
+        {detail::gaussian_kernel_call(images, GaussianKernel{9, 5, 1.7, 0.9}, Border::Zero, false), false},
+        {detail::gaussian_kernel_call(images, GaussianKernel{7, 3, 0, 0}, exact, true), false},
+        {detail::gaussian_sigma_call(images, 1.3, std::nullopt, constant, true), true},
+        {detail::gaussian_sigma_call(images, 2.0, 40, Border::Wrap, true), true},
+        {detail::box_call(images, 2, 1, exact, true), false},
+        {detail::box_call(images, 0, 3, Border::Reflect, true), true},
+        {detail::box_call(images, 20, 9, Border::Reflect, true), true},
+        {detail::box_call(images, 0, 3, Border::Reflect, false), false},
+        {detail::separable_call(images, row, column, Border::Mirror, false), false}};
+    const Config fused{"vector", {{"VEC", 8}, {"WPT_Y", 4}, {"USE_WINDOW", 0}}};
+    const Config two_pass{"two_pass", {{"VEC", 8}, {"USE_WINDOW", 0}}};
+    for (const auto& [call, unit_gain] : calls) {
+      const detail::FilterShape& shape = call.problem.shape;
+      CAPTURE(shape.radius_x);
+      CAPTURE(shape.radius_y);
+      CHECK(shape.unit_gain == unit_gain);
+      for (const Config& config : {fused, two_pass}) {
+        const auto options = detail::filter_build_options(shape, Border::Mirror, detail::dtype_of<std::uint8_t>(),
+                                                          detail::plan_of(config));
+        CHECK(options.macros().at("USE_UNIT_GAIN") == (unit_gain ? "1" : "0"));
+      }
+    }
+  }
+
   TEST_CASE("convolve: every byte variant rounds exact ties to even and saturates, both ways of rounding") {
     // out = t * in with t = 0.5, 1.5 or -0.5 (a 1-tap filter, or a 1x3 column filter {0, t, 0}): every odd
     // input is an exact tie, 1.5 * in saturates above 170, -0.5 * in below 0. No tolerance: the rounded value.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 #include "ops/image/border.hpp"
 #include "ops/image/filter_checks.hpp"
@@ -45,9 +46,34 @@ FilterCall call_of(FilterOp op, const FilterImages& images, FilterShape shape, c
 // Whether taps read the same backwards, bit for bit.
 bool palindrome(const TapWords& taps) { return std::equal(taps.begin(), taps.end(), taps.rbegin()); }
 
-// Marks a blur's call whose host-built taps are symmetric in both directions (USE_SYMMETRIC).
-FilterCall with_symmetry(FilterCall call) {
-  call.problem.shape.symmetric = palindrome(call.row) && palindrome(call.column);
+// Whether float taps (as words) are non-negative and sum to `sum` (in double).
+bool non_negative(const TapWords& taps, double& sum) {
+  sum = 0;
+  for (std::uint32_t word : taps) {
+    float tap = 0;
+    std::memcpy(&tap, &word, sizeof tap);
+    if (!(tap >= 0.0f) || !std::isfinite(tap)) return false;
+    sum += tap;
+  }
+  return true;
+}
+
+// Whether every float sum of a byte image under these taps lies in 0 .. 255.5 (USE_UNIT_GAIN): elements and
+// border values are 0..255, the taps non-negative, and a float sum of n non-negative terms is below the exact sum
+// times 1 + n 2^-24 (4 more roundings allowed for the conversions and the column sum's pairing).
+bool unit_gain_taps(const TapWords& row, const TapWords& column) {
+  double row_sum = 0, column_sum = 0;
+  if (!non_negative(row, row_sum) || !non_negative(column, column_sum)) return false;
+  const double n = static_cast<double>(row.size() + column.size());
+  return 255.0 * row_sum * column_sum * (1.0 + (n + 4.0) * std::ldexp(1.0, -23)) < 255.5;
+}
+
+// Marks a blur's call by its host-built taps: symmetric in both directions (USE_SYMMETRIC), and on bytes with
+// float sums of unit gain (USE_UNIT_GAIN).
+FilterCall with_tap_properties(FilterCall call, bool bytes) {
+  FilterShape& shape = call.problem.shape;
+  shape.symmetric = palindrome(call.row) && palindrome(call.column);
+  shape.unit_gain = bytes && !shape.opencv && unit_gain_taps(call.row, call.column);
   return call;
 }
 
@@ -142,7 +168,7 @@ FilterCall box_call(const FilterImages& images, std::size_t radius_x, std::size_
     call.column = tap_words(box_taps(radius_y));
   }
   call.size_argument = size_argument;
-  return with_symmetry(call);
+  return with_tap_properties(call, bytes);
 }
 
 FilterCall gaussian_sigma_call(const FilterImages& images, double sigma, std::optional<std::size_t> radius,
@@ -169,7 +195,7 @@ FilterCall gaussian_sigma_call(const FilterImages& images, double sigma, std::op
                     : tap_words(gaussian_blur_taps(sigma, *radius));
   call.column = call.row;
   call.size_argument = radius_argument;
-  return with_symmetry(call);
+  return with_tap_properties(call, bytes);
 }
 
 FilterCall gaussian_kernel_call(const FilterImages& images, const GaussianKernel& kernel, const FilterOptions& options,
@@ -183,7 +209,7 @@ FilterCall gaussian_kernel_call(const FilterImages& images, const GaussianKernel
   call.row = opencv_taps(size.width, size.sigma_x, opencv);
   call.column = opencv_taps(size.height, size.sigma_y, opencv);
   call.size_argument = size.width >= size.height ? "ksize_width" : "ksize_height";
-  return with_symmetry(call);
+  return with_tap_properties(call, bytes);
 }
 
 }  // namespace tilecl::detail

@@ -43,7 +43,10 @@ void add_shape_macros(const FilterShape& shape, Border border, const DTypeInfo& 
 void add_untiled_macros(const FilterShape& shape, const FilterPlan& plan, BuildOptions& options) {
   if (plan.variant == FilterVariant::Vector) options.define("WPT_Y", plan.wpt_y);
   options.define("USE_WINDOW", plan.window);
-  if (shape.form == FilterForm::Separable) options.define("USE_SYMMETRIC", shape.symmetric ? 1 : 0);
+  if (shape.form == FilterForm::Separable) {
+    options.define("USE_SYMMETRIC", shape.symmetric ? 1 : 0);
+    options.define("USE_UNIT_GAIN", shape.unit_gain ? 1 : 0);
+  }
 }
 
 // The tiled variants' own macros.
@@ -106,8 +109,9 @@ const std::map<std::string, std::vector<std::string>>& convolve_macro_table() {
         {"direct naive", with({})},
         {"direct vector", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW"})},
         {"direct tiled", with({"VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD"})},
-        {"separable two_pass", with({"VEC", "USE_ROUND_BY_ADD", "USE_WINDOW", "USE_SYMMETRIC"})},
-        {"separable vector", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW", "USE_SYMMETRIC"})},
+        {"separable two_pass", with({"VEC", "USE_ROUND_BY_ADD", "USE_WINDOW", "USE_SYMMETRIC", "USE_UNIT_GAIN"})},
+        {"separable vector",
+         with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW", "USE_SYMMETRIC", "USE_UNIT_GAIN"})},
         {"separable ring", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y"})},
         {"separable tiled",
          with({"VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD", "USE_LOCAL_INPUT", "USE_PREFETCH"})}};

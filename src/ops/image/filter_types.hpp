@@ -28,6 +28,9 @@ struct FilterShape {
   // Row and column taps each read the same backwards (the blurs' host-built taps; checked bit for bit): the
   // CPU-shaped separable kernels add mirrored elements before multiplying (USE_SYMMETRIC).
   bool symmetric = false;
+  // Bytes with float sums, the blurs' host-built taps: non-negative, and the row sum times the column sum small
+  // enough that every float sum stays below 255.5 (unit_gain_taps): the finish skips its clamp (USE_UNIT_GAIN).
+  bool unit_gain = false;
 };
 
 // How integer sums become bytes under USE_FIXED_POINT (kernels/convolve.cl, "Arithmetic").
