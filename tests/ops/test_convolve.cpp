@@ -1327,5 +1327,16 @@ TEST_SUITE("ops.convolve") {
     const Config fused = rounding(with_group({"vector", {{"VEC", 16}, {"WPT_Y", 32}, {"USE_WINDOW", 0}}}, 4, 2), 1);
     check_any(&fused, Filter{Op::Gaussian, 3, Border::Reflect, 2, 2, 1.3}, true, {{19, 11}});
     check_any(&fused, Filter{Op::Box, 1, Border::Zero, 1, 3}, false, {{19, 11}});
+    // Strips of 4 rows: the fused kernel's loop for inner chunks of strips inside the image, with USE_UNIT_GAIN on
+    // bytes (rounding by adding 2^23, and by rint).
+    for (int by_add : {1, 0}) {
+      const Config strips =
+          rounding(with_group({"vector", {{"VEC", 4}, {"WPT_Y", 4}, {"USE_WINDOW", 0}}}, 4, 2), by_add);
+      check_any(&strips, Filter{Op::Gaussian, 3, Border::Mirror, 2, 2, 1.3}, true, {{37, 23}});
+      check_any(&strips, Filter{Op::Box, 1, Border::Constant, 1, 2, 1.0, false, Arithmetic::Float, 200.0}, true,
+                {{37, 23}});
+    }
+    const Config strips = with_group({"vector", {{"VEC", 4}, {"WPT_Y", 4}, {"USE_WINDOW", 0}}}, 4, 2);
+    check_any(&strips, Filter{Op::Gaussian, 3, Border::Mirror, 2, 2, 1.3}, false, {{37, 23}});
   }
 }
