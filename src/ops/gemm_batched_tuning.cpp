@@ -223,6 +223,12 @@ SearchSpace gemm_batched_search_space(const DTypeInfo& dtype, const std::string&
   return SearchSpace(std::move(variants));
 }
 
+// Work-items below which a group of several thin matrices takes fewer outputs per work-item. H100, strided-batched
+// SGEMM of 15708 matrices 115 x 1 x 11 (TN): the 64 x 64 default fitted to 64 x 1 with 8 outputs a work-item and two
+// matrices a group (16 work-items) took 0.612 ms, CLBlast 0.251; with 2 outputs (64 work-items) 0.133 ms
+// (bench/results/nvidia-h100/session19, run 4).
+constexpr std::int64_t kThinGroup = 64;
+
 Config gemm_batched_fit_config(const DTypeInfo& dtype, const Config& config, std::uint64_t m, std::uint64_t n,
                                std::uint64_t k, std::uint64_t batch, const DeviceInfo& device) {
   if (config.variant != "tiled" || m == 0 || n == 0) return config;
@@ -261,14 +267,16 @@ Config gemm_batched_fit_config(const DTypeInfo& dtype, const Config& config, std
   while (mats2 * 2 <= std::min<std::int64_t>(64, batch_cap) && (tm2 / wm2) * (tn2 / wn2) * mats2 * 2 <= threads &&
          local(tm2, tn2, tk2, pad2, mats2 * 2) <= local(tm, tn, tk, pad, mats))
     mats2 *= 2;
-  // A batch too small to fill the device: fewer outputs per work-item, up to the group's former work-items.
-  if (mats2 == 1)
-    while ((tm2 / wm2) * (tn2 / wn2) * 2 <= threads && (wm2 > 1 || wn2 > 1)) {
-      if (wm2 >= wn2)
-        wm2 /= 2;
-      else
-        wn2 /= 2;
-    }
+  // Fewer outputs per work-item, up to the group's former work-items, where the group would be small: a batch too
+  // small to fill the device (one matrix a group), or a thin tile whose matrices per group local memory holds back
+  // (a group under kThinGroup work-items).
+  const auto group = [&] { return (tm2 / wm2) * (tn2 / wn2) * mats2; };
+  while (group() * 2 <= threads && (wm2 > 1 || wn2 > 1) && (mats2 == 1 || group() < kThinGroup)) {
+    if (wm2 >= wn2)
+      wm2 /= 2;
+    else
+      wn2 /= 2;
+  }
   const bool vectors = keeps_vectors();
   Config fitted = config;
   fitted.values["TILE_M"] = tm2, fitted.values["TILE_N"] = tn2, fitted.values["TILE_K"] = tk2;

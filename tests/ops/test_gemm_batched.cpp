@@ -353,14 +353,15 @@ TEST_SUITE("ops.gemm_batched") {
     DeviceInfo gpu = *device().info;
     gpu.compute_units = 132;
     const Config wide = tiled(64, 64, 16, 8, 4, 1, 4, 1, 4, 0, 1);  // 128 work-items, vector local reads
-    // 2111 matrices of two rows and 112 columns, K 25: 2 x 64 tiles with 2 x 4 outputs (no vector local reads), 2
-    // matrices a group (their local tiles take what the one 64 x 64 tile took).
+    // 2111 matrices of two rows and 112 columns, K 25: 2 x 64 tiles, 2 matrices a group (their local tiles take what
+    // the one 64 x 64 tile took), and 2 x 2 outputs a work-item so that the group keeps 64 work-items (no vector
+    // local reads).
     Config fitted = detail::gemm_batched_fit_config(dtype, wide, 2, 112, 25, 2111, gpu);
     CHECK(fitted.value("TILE_M") == 2);
     CHECK(fitted.value("TILE_N") == 64);
     CHECK(fitted.value("TILE_K") == 16);
     CHECK(fitted.value("WPT_M") == 2);
-    CHECK(fitted.value("WPT_N") == 4);
+    CHECK(fitted.value("WPT_N") == 2);
     CHECK(fitted.value("MATS") == 2);
     CHECK(fitted.value("USE_LOCAL_VECTORS") == 0);
     CHECK(fitted.value("PAD") == 1);
@@ -379,6 +380,14 @@ TEST_SUITE("ops.gemm_batched") {
     CHECK(fitted.value("MATS") == 1);
     CHECK(fitted.value("TILE_N") == 8);
     CHECK((fitted.value("TILE_M") / fitted.value("WPT_M")) * (fitted.value("TILE_N") / fitted.value("WPT_N")) == 128);
+    // A batch of matrix-vector products (15708 matrices of 115 x 1, K 11): a 64 x 1 tile, two matrices a group (local
+    // memory), and 2 outputs a work-item instead of 8, so that the group has 64 work-items, not 16.
+    fitted = detail::gemm_batched_fit_config(dtype, wide, 115, 1, 11, 15708, gpu);
+    CHECK(fitted.value("TILE_M") == 64);
+    CHECK(fitted.value("TILE_N") == 1);
+    CHECK(fitted.value("MATS") == 2);
+    CHECK(fitted.value("WPT_M") == 2);
+    CHECK(fitted.value("WPT_N") == 1);
     // Matrices that fill the tile, the CPU kernel and odd tiles are left alone.
     CHECK(detail::gemm_batched_fit_config(dtype, wide, 64, 100, 300, 5000, gpu) == wide);
     CHECK(detail::gemm_batched_fit_config(dtype, cpu(4, 8, 4, 2, 4), 2, 2, 2, 10, gpu) == cpu(4, 8, 4, 2, 4));
@@ -394,6 +403,9 @@ TEST_SUITE("ops.gemm_batched") {
     check_batched<float>(&fitted, p);
     p.m = 57, p.n = 7, p.k = 49, p.batch = 13;
     fitted = detail::gemm_batched_fit_config(dtype, wide, 57, 7, 49, 13, gpu);
+    check_batched<float>(&fitted, p);
+    p.m = 115, p.n = 1, p.k = 11, p.batch = 21, p.trans_a = Transpose::Yes;
+    fitted = detail::gemm_batched_fit_config(dtype, wide, 115, 1, 11, 15708, gpu);
     check_batched<float>(&fitted, p);
   }
 
