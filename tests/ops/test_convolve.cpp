@@ -421,6 +421,25 @@ std::vector<Setting> swept_settings() {
 
 const Config kNaive = with_group({"naive", {}}, 8, 4);
 
+// Each call's shape flag (`flag`: the expected value beside the call) and the macro the fused and the two-pass byte
+// programs build from it.
+void check_shape_macro(const std::vector<std::pair<detail::FilterCall, bool>>& calls, bool detail::FilterShape::*flag,
+                       const char* macro) {
+  const Config fused{"vector", {{"VEC", 8}, {"WPT_Y", 4}, {"USE_WINDOW", 0}}};
+  const Config two_pass{"two_pass", {{"VEC", 8}, {"USE_WINDOW", 0}}};
+  for (const auto& [call, expected] : calls) {
+    const detail::FilterShape& shape = call.problem.shape;
+    CAPTURE(shape.radius_x);
+    CAPTURE(shape.radius_y);
+    CHECK(shape.*flag == expected);
+    for (const Config& config : {fused, two_pass}) {
+      const auto options = detail::filter_build_options(shape, Border::Mirror, detail::dtype_of<std::uint8_t>(),
+                                                        detail::plan_of(config));
+      CHECK(options.macros().at(macro) == (expected ? "1" : "0"));
+    }
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("ops.convolve") {
@@ -481,19 +500,7 @@ TEST_SUITE("ops.convolve") {
         {detail::box_call(images, 20, 9, exact, true), true},  // the dividing finish (above 256 taps)
         {detail::box_call(images, 0, 3, Border::Reflect, false), true},
         {detail::separable_call(images, row, column, Border::Mirror, false), false}};
-    const Config fused{"vector", {{"VEC", 8}, {"WPT_Y", 4}, {"USE_WINDOW", 0}}};
-    const Config two_pass{"two_pass", {{"VEC", 8}, {"USE_WINDOW", 0}}};
-    for (const auto& [call, symmetric] : calls) {
-      const detail::FilterShape& shape = call.problem.shape;
-      CAPTURE(shape.radius_x);
-      CAPTURE(shape.radius_y);
-      CHECK(shape.symmetric == symmetric);
-      for (const Config& config : {fused, two_pass}) {
-        const auto options = detail::filter_build_options(shape, Border::Mirror, detail::dtype_of<std::uint8_t>(),
-                                                          detail::plan_of(config));
-        CHECK(options.macros().at("USE_SYMMETRIC") == (symmetric ? "1" : "0"));
-      }
-    }
+    check_shape_macro(calls, &detail::FilterShape::symmetric, "USE_SYMMETRIC");
   }
 
   TEST_CASE("convolve: the blurs' byte calls with float sums are of unit gain (USE_UNIT_GAIN 1), no other call") {
@@ -513,19 +520,7 @@ TEST_SUITE("ops.convolve") {
         {detail::box_call(images, 20, 9, Border::Reflect, true), true},
         {detail::box_call(images, 0, 3, Border::Reflect, false), false},
         {detail::separable_call(images, row, column, Border::Mirror, false), false}};
-    const Config fused{"vector", {{"VEC", 8}, {"WPT_Y", 4}, {"USE_WINDOW", 0}}};
-    const Config two_pass{"two_pass", {{"VEC", 8}, {"USE_WINDOW", 0}}};
-    for (const auto& [call, unit_gain] : calls) {
-      const detail::FilterShape& shape = call.problem.shape;
-      CAPTURE(shape.radius_x);
-      CAPTURE(shape.radius_y);
-      CHECK(shape.unit_gain == unit_gain);
-      for (const Config& config : {fused, two_pass}) {
-        const auto options = detail::filter_build_options(shape, Border::Mirror, detail::dtype_of<std::uint8_t>(),
-                                                          detail::plan_of(config));
-        CHECK(options.macros().at("USE_UNIT_GAIN") == (unit_gain ? "1" : "0"));
-      }
-    }
+    check_shape_macro(calls, &detail::FilterShape::unit_gain, "USE_UNIT_GAIN");
   }
 
   TEST_CASE("convolve: every byte variant rounds exact ties to even and saturates, both ways of rounding") {
