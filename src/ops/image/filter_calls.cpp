@@ -60,7 +60,7 @@ bool non_negative(const TapWords& taps, double& sum) {
 
 // Whether every float sum of a byte image under these taps lies in 0 .. 255.5 (USE_UNIT_GAIN): elements and
 // border values are 0..255, the taps non-negative, and a float sum of n non-negative terms is below the exact sum
-// times 1 + n 2^-24 (4 more roundings allowed for the conversions and the column sum's pairing).
+// times 1 + n 2^-24; the bound taken, 1 + (n + 4) 2^-23, leaves room for the conversions and the column sum's pairing.
 bool unit_gain_taps(const TapWords& row, const TapWords& column) {
   double row_sum = 0, column_sum = 0;
   if (!non_negative(row, row_sum) || !non_negative(column, column_sum)) return false;
