@@ -40,6 +40,53 @@ double median_host_ms(cl::CommandQueue* queue, const std::function<void()>& run,
   return times[times.size() / 2];
 }
 
+namespace {
+
+double median_of(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+double timed_call_ms(cl::CommandQueue& queue, const std::function<void()>& run) {
+  const auto start = std::chrono::steady_clock::now();
+  run();
+  queue.finish();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+void time_beside_peer(cl::CommandQueue& queue, SweepPoint& point, const std::function<void()>& ours,
+                      const std::function<void()>& peer, double budget_ms) {
+  if (!peer) {
+    point.ours_ms = median_host_ms(&queue, ours, budget_ms);
+    return;
+  }
+  for (const auto* run : {&ours, &ours, &peer, &peer}) (*run)();
+  queue.finish();
+  // Pairs in alternating order (ours first, then the peer first), so that a drift of the machine's speed (another
+  // process, a clock change, PoCL's worker threads going to sleep) falls on both sides alike. Calls of tens of
+  // microseconds (PoCL's enqueue + finish floor varies 2-5x from call to call) get more pairs than long ones.
+  std::vector<double> our_times, peer_times;
+  double total = 0;
+  const auto more = [&] {
+    const std::size_t pairs = our_times.size();
+    if (pairs < 3) return true;
+    if (pairs >= kMostPairs || total >= budget_ms) return false;
+    return pairs < 15 || total < budget_ms / 10;
+  };
+  while (more()) {
+    const bool ours_first = our_times.size() % 2 == 0;
+    const double first = timed_call_ms(queue, ours_first ? ours : peer);
+    const double second = timed_call_ms(queue, ours_first ? peer : ours);
+    our_times.push_back(ours_first ? first : second);
+    peer_times.push_back(ours_first ? second : first);
+    total += first + second;
+  }
+  point.ours_ms = median_of(our_times);
+  point.peer_ms = median_of(peer_times);
+}
+
 double copy_ms(BenchContext& context, std::uint64_t bytes) {
   const std::uint64_t size = std::max<std::uint64_t>(bytes / 2, 4);  // bytes counts the read and the write
   cl::Buffer from(context.context, CL_MEM_READ_WRITE, size), to(context.context, CL_MEM_READ_WRITE, size);
@@ -126,7 +173,8 @@ std::string fixed(double value, int digits) {
 
 void print_sweep(std::ostream& out, const std::vector<SweepPoint>& points, const SweepSettings& settings) {
   out << "\nShape sweep (seed " << settings.seed
-      << "; times are host-timed enqueue + finish medians after warm-up; ratio = peer time / tilecl time)\n";
+      << "; times are host-timed enqueue + finish medians after warm-up, tilecl's calls alternating with the peer's; "
+         "ratio = peer time / tilecl time)\n";
   out << std::left << std::setw(28) << "shape" << std::setw(12) << "tilecl ms" << std::setw(16) << "peer"
       << std::setw(12) << "peer ms" << std::setw(9) << "ratio" << std::setw(9) << "of copy"
       << "parameters\n";

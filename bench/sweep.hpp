@@ -59,6 +59,12 @@ std::string sweep_chart_svg(const std::vector<SweepPoint>& points, const std::st
 // Host-timed median of `run` (enqueue + finish on `queue`) after two warm-up calls.
 // `queue` may be null for host-only peers.
 double median_host_ms(cl::CommandQueue* queue, const std::function<void()>& run, double budget_ms = 200);
+// Sets point.ours_ms and point.peer_ms: host-timed medians of `ours` and `peer` (enqueue + finish on `queue`), each
+// call of one beside a call of the other, after two warm-up calls each (the first of `ours` tunes it). Without a
+// peer, the median of `ours` alone.
+inline constexpr std::size_t kMostPairs = 61;
+void time_beside_peer(cl::CommandQueue& queue, SweepPoint& point, const std::function<void()>& ours,
+                      const std::function<void()>& peer, double budget_ms = 400);
 // The host-timed median of a device-to-device copy of `bytes` bytes (the limit for memory-bound ops).
 double copy_ms(BenchContext& context, std::uint64_t bytes);
 

@@ -27,18 +27,14 @@ SweepPoint batched_point(BenchContext& context, const BatchedShape& s) {
     cl::Buffer b = filled_buffer<float>(context, elements(s.span_b(), s.stride_b()));
     cl::Buffer c = filled_buffer<float>(context, elements(s.span_c(), s.stride_c()));
     auto& queue = context.queue;
-    p.ours_ms = median_host_ms(&queue, [&] {
+    const auto ours = [&] {
       gemm_strided_batched<float>(queue, g.layout, g.trans_a, g.trans_b, g.m, g.n, g.k, 1.0f, a, 0, g.lda, s.stride_a(),
                                   b, 0, g.ldb, s.stride_b(), 0.5f, c, 0, g.ldc, s.stride_c(), s.batch);
-    });
-    const std::string bucket_shape =
-        std::to_string(s.batch) + "x" + std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k);
-    const auto choice = tuning::parameters_for(queue, "gemm_strided_batched", "float", bucket_shape);
-    p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
-    p.copy_ms = copy_ms(context, static_cast<std::uint64_t>(p.bytes));
+    };
+    std::function<void()> peer;
 #ifdef TILECL_HAVE_CLBLAST
     p.peer = "CLBlast";
-    p.peer_ms = median_host_ms(&queue, [&] {
+    peer = [&] {
       const auto trans = [](Transpose t) { return t == Transpose::Yes ? CLBlastTransposeYes : CLBlastTransposeNo; };
       cl_command_queue raw = queue();
       cl_event event = nullptr;
@@ -48,8 +44,14 @@ SweepPoint batched_point(BenchContext& context, const BatchedShape& s) {
                                      s.batch, &raw, &event) != CLBlastSuccess)
         throw std::runtime_error("CLBlastSgemmStridedBatched failed");
       if (event != nullptr) clReleaseEvent(event);
-    });
+    };
 #endif
+    time_beside_peer(queue, p, ours, peer);
+    const std::string bucket_shape =
+        std::to_string(s.batch) + "x" + std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k);
+    const auto choice = tuning::parameters_for(queue, "gemm_strided_batched", "float", bucket_shape);
+    p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
+    p.copy_ms = copy_ms(context, static_cast<std::uint64_t>(p.bytes));
   });
 }
 

@@ -72,16 +72,18 @@ SweepPoint measure(BenchContext& context, const GemmShape& s) {
     cl::Buffer b = filled_buffer<T>(context, GemmShape::extent(s.layout, s.b_rows(), s.b_cols(), s.ldb));
     cl::Buffer c = filled_buffer<T>(context, GemmShape::extent(s.layout, s.m, s.n, s.ldc));
     auto& queue = context.queue;
-    p.ours_ms = median_host_ms(&queue, [&] {
-      gemm<T>(queue, s.layout, s.trans_a, s.trans_b, s.m, s.n, s.k, T(1), a, 0, s.lda, b, 0, s.ldb, T(0.5), c, 0,
-              s.ldc);
-    });
-    const auto choice = tuning::parameters_for(queue, "gemm", p.dtype, s.tuning_shape());
-    p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
+    std::function<void()> peer;
 #ifdef TILECL_HAVE_CLBLAST
     p.peer = "CLBlast";
-    p.peer_ms = median_host_ms(&queue, [&] { clblast_gemm<T>(queue, s, a, b, c); });
+    peer = [&] { clblast_gemm<T>(queue, s, a, b, c); };
 #endif
+    const auto ours = [&] {
+      gemm<T>(queue, s.layout, s.trans_a, s.trans_b, s.m, s.n, s.k, T(1), a, 0, s.lda, b, 0, s.ldb, T(0.5), c, 0,
+              s.ldc);
+    };
+    time_beside_peer(queue, p, ours, peer);
+    const auto choice = tuning::parameters_for(queue, "gemm", p.dtype, s.tuning_shape());
+    p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
 #ifdef TILECL_HAVE_OPENBLAS
     if (context.info->is_cpu()) {
       p.reference = "OpenBLAS";

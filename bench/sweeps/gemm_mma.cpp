@@ -147,17 +147,17 @@ SweepPoint measure(BenchContext& context, const GemmShape& s, std::mt19937_64& v
     auto& queue = context.queue;
     const cl::Buffer a_buffer = device_copy(context, a.stored), b_buffer = device_copy(context, b.stored);
     cl::Buffer c_buffer = device_copy(context, c.stored);
-    p.ours_ms = median_host_ms(&queue, [&] { call<T>(queue, s, alpha, a_buffer, b_buffer, beta, c_buffer); });
-    const auto choice = tuning::parameters_for(queue, "gemm_mma", p.dtype, s.tuning_shape());
-    p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
-
     p.peer = "float gemm";  // tilecl's own FP32 path
     const cl::Buffer a_float = device_copy(context, a.as_float), b_float = device_copy(context, b.as_float);
     cl::Buffer c_float = device_copy(context, c.as_float);
-    p.peer_ms = median_host_ms(&queue, [&] {
-      gemm<float>(queue, s.layout, s.trans_a, s.trans_b, s.m, s.n, s.k, alpha, a_float, 0, s.lda, b_float, 0, s.ldb,
-                  beta, c_float, 0, s.ldc);
-    });
+    time_beside_peer(
+        queue, p, [&] { call<T>(queue, s, alpha, a_buffer, b_buffer, beta, c_buffer); },
+        [&] {
+          gemm<float>(queue, s.layout, s.trans_a, s.trans_b, s.m, s.n, s.k, alpha, a_float, 0, s.lda, b_float, 0, s.ldb,
+                      beta, c_float, 0, s.ldc);
+        });
+    const auto choice = tuning::parameters_for(queue, "gemm_mma", p.dtype, s.tuning_shape());
+    p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
   });
 }
 

@@ -34,10 +34,7 @@ SweepPoint overhead_point(BenchContext& context, const std::string& op, const st
   SweepPoint point{"overhead", op, "float", "enqueue+finish"};
   point.peer = peer ? "CLBlast" : "";
   auto& queue = context.queue;
-  return measured(point, [&](SweepPoint& p) {
-    p.ours_ms = median_host_ms(&queue, ours, 100);
-    if (peer) p.peer_ms = median_host_ms(&queue, peer, 100);
-  });
+  return measured(point, [&](SweepPoint& p) { time_beside_peer(queue, p, ours, peer, 200); });
 }
 
 #ifdef TILECL_HAVE_CLBLAST

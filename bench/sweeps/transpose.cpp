@@ -44,17 +44,19 @@ SweepPoint measure(BenchContext& context, const TransposeShape& s) {
     cl::Buffer in = filled_buffer<T>(context, (s.rows - 1) * s.ld_in + s.cols);
     cl::Buffer out = filled_buffer<T>(context, (s.cols - 1) * s.ld_out + s.rows);
     auto& queue = context.queue;
-    p.ours_ms = median_host_ms(&queue, [&] { transpose<T>(queue, s.rows, s.cols, in, 0, s.ld_in, out, 0, s.ld_out); });
+    std::function<void()> peer;
+#ifdef TILECL_HAVE_CLBLAST
+    if constexpr (std::is_floating_point_v<T>) {
+      p.peer = "CLBlast";
+      peer = [&] { clblast_omatcopy<T>(queue, s, in, out); };
+    }
+#endif
+    time_beside_peer(
+        queue, p, [&] { transpose<T>(queue, s.rows, s.cols, in, 0, s.ld_in, out, 0, s.ld_out); }, peer);
     const auto choice =
         tuning::parameters_for(queue, "transpose", p.dtype, std::to_string(s.rows) + "x" + std::to_string(s.cols));
     p.ours_parameters = choice.parameters.to_string() + " (" + tuning::origin_name(choice.origin) + ")";
     p.copy_ms = copy_ms(context, static_cast<std::uint64_t>(p.bytes));
-#ifdef TILECL_HAVE_CLBLAST
-    if constexpr (std::is_floating_point_v<T>) {
-      p.peer = "CLBlast";
-      p.peer_ms = median_host_ms(&queue, [&] { clblast_omatcopy<T>(queue, s, in, out); });
-    }
-#endif
   });
 }
 

@@ -21,18 +21,20 @@ SweepPoint axpy_point(BenchContext& context, std::uint64_t n) {
   return measured(point, [&](SweepPoint& p) {
     cl::Buffer x = filled_buffer<float>(context, n), y = filled_buffer<float>(context, n);
     auto& queue = context.queue;
-    p.ours_ms = median_host_ms(&queue, [&] { axpy<float>(queue, n, 0.5f, x, 0, y, 0); });
-    p.copy_ms = copy_ms(context, static_cast<std::uint64_t>(p.bytes));
+    std::function<void()> peer;
 #ifdef TILECL_HAVE_CLBLAST
     p.peer = "CLBlast";
-    p.peer_ms = median_host_ms(&queue, [&] {
+    peer = [&] {
       cl_command_queue raw = queue();
       cl_event event = nullptr;
       if (CLBlastSaxpy(n, 0.5f, x(), 0, 1, y(), 0, 1, &raw, &event) != CLBlastSuccess)
         throw std::runtime_error("CLBlastSaxpy failed");
       if (event != nullptr) clReleaseEvent(event);
-    });
+    };
 #endif
+    time_beside_peer(
+        queue, p, [&] { axpy<float>(queue, n, 0.5f, x, 0, y, 0); }, peer);
+    p.copy_ms = copy_ms(context, static_cast<std::uint64_t>(p.bytes));
   });
 }
 
@@ -42,18 +44,20 @@ SweepPoint sum_point(BenchContext& context, std::uint64_t n) {
   return measured(point, [&](SweepPoint& p) {
     cl::Buffer x = filled_buffer<float>(context, n), result = filled_buffer<float>(context, 1);
     auto& queue = context.queue;
-    p.ours_ms = median_host_ms(&queue, [&] { reduce<float>(queue, ReduceOp::Sum, n, x, 0, result, 0); });
-    p.copy_ms = copy_ms(context, static_cast<std::uint64_t>(p.bytes));
+    std::function<void()> peer;
 #ifdef TILECL_HAVE_CLBLAST
     p.peer = "CLBlast";
-    p.peer_ms = median_host_ms(&queue, [&] {
+    peer = [&] {
       cl_command_queue raw = queue();
       cl_event event = nullptr;
       if (CLBlastSsum(n, result(), 0, x(), 0, 1, &raw, &event) != CLBlastSuccess)
         throw std::runtime_error("CLBlastSsum failed");
       if (event != nullptr) clReleaseEvent(event);
-    });
+    };
 #endif
+    time_beside_peer(
+        queue, p, [&] { reduce<float>(queue, ReduceOp::Sum, n, x, 0, result, 0); }, peer);
+    p.copy_ms = copy_ms(context, static_cast<std::uint64_t>(p.bytes));
   });
 }
 
