@@ -34,9 +34,12 @@
  *       (lx, ly) launch-only, any size (or none). The CPU form: the shuffles are vector permutes there.
  *   color_rgb_to_gray_words(same arguments)         [bytes only; compiled when VEC is 4, 8 or 16]
  *       GPU form for bytes: one chunk of VEC pixels per work-item, read as SRC_CHANNELS * VEC / 4 little-endian
- *       32-bit words (16-byte loads for VEC 16 when aligned as above, else vloadn), each byte taken out with a
- *       shift and a mask (3 channels: 4 pixels = 3 words, R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3; 4 channels:
- *       a pixel per word), four results packed per word, one store. About 32 registers on NVIDIA against
+ *       32-bit words (16-byte loads for VEC 16 when aligned as above; otherwise the aligned 32-bit words that
+ *       hold the chunk, one more when it starts off a 4-byte boundary, funnel-shifted into place -- the last chunk
+ *       of a row uses vloadn, as the extra word could lie past the buffer), each byte taken out with a shift and
+ *       a mask (3 channels: 4 pixels = 3 words, R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3; 4 channels: a pixel per
+ *       word), four results packed per word, one store (unaligned: the bytes up to the first 4-byte boundary,
+ *       aligned words, the bytes after; never a byte outside the chunk). About 32 registers on NVIDIA against
  *       55-64 for the vector kernel's shuffles of 48 floats; on an H200 gray uint8 at 7680x4320 went from
  *       40.4 to 37.1 us, about the time of a copy of the same bytes (36.5 us). A partial chunk at a row's end
  *       is done pixel by pixel. Its buffers are uchar whatever DTYPE is (the file compiles every kernel with
@@ -316,6 +319,62 @@ uint color_gray_of_words(const uint x, const uint y, const uint z, const uint t,
 }
 #endif
 
+/* A chunk's source bytes as COLOR_CHUNK_WORDS little-endian words; COLOR_WORDS_AT(w, j) the j-th VEC bytes. */
+#define COLOR_CHUNK_WORDS (SRC_CHANNELS * VEC / 4)
+#if VEC == 16
+#define COLOR_WORDS_AT(w, j) ((uint4)((w)[4 * (j)], (w)[4 * (j) + 1], (w)[4 * (j) + 2], (w)[4 * (j) + 3]))
+#elif VEC == 8
+#define COLOR_WORDS_AT(w, j) ((uint2)((w)[2 * (j)], (w)[2 * (j) + 1]))
+#else
+#define COLOR_WORDS_AT(w, j) ((w)[j])
+#endif
+
+/* The COLOR_CHUNK_WORDS words of bytes p[0 ..] where p is `skew` (0..3) bytes past a 4-byte boundary: aligned
+ * 32-bit loads (one more when skewed; the caller guarantees its bytes and the skew bytes before p are in the
+ * buffer), each pair funnel-shifted into place. NVIDIA loads an unaligned uchar vector byte by byte. */
+COLOR_INLINE void color_load_words(__global const uchar* p, const uint skew, uint* words) {
+  __global const uint* a = (__global const uint*)(p - skew);
+  if (skew == 0) {
+#pragma unroll
+    for (int i = 0; i < COLOR_CHUNK_WORDS; ++i) words[i] = a[i];
+    return;
+  }
+  const uint shift = 8u * skew;
+  uint low = a[0];
+#pragma unroll
+  for (int i = 0; i < COLOR_CHUNK_WORDS; ++i) {
+    const uint high = a[i + 1];
+    words[i] = (low >> shift) | (high << (32u - shift));
+    low = high;
+  }
+}
+
+/* Stores the VEC bytes of `out` at d, any alignment: the bytes before d's first 4-byte boundary one by one, then
+ * aligned words (each pair of out's words funnel-shifted), then the bytes after the last one. Only the chunk's own
+ * bytes are written. */
+COLOR_INLINE void color_store_words(__global uchar* d, const COLOR_WORDS out) {
+  uint o[VEC / 4];
+#if VEC == 16
+  vstore4(out, 0, o);
+#elif VEC == 8
+  vstore2(out, 0, o);
+#else
+  o[0] = out;
+#endif
+  const uint head = (4u - (uint)((uintptr_t)d & 3u)) & 3u;
+  if (head == 0) {
+#pragma unroll
+    for (int i = 0; i < VEC / 4; ++i) ((__global uint*)d)[i] = o[i];
+    return;
+  }
+  for (uint i = 0; i < head; ++i) d[i] = (uchar)(o[0] >> (8u * i));
+  __global uint* a = (__global uint*)(d + head);
+  const uint shift = 8u * head;
+#pragma unroll
+  for (int i = 0; i + 1 < VEC / 4; ++i) a[i] = (o[i] >> shift) | (o[i + 1] << (32u - shift));
+  for (uint i = head; i < 4u; ++i) d[VEC - 4 + i] = (uchar)(o[VEC / 4 - 1] >> (8u * i));
+}
+
 /* The VEC gray bytes (as words) of a chunk whose SRC_CHANNELS * VEC bytes are the words of v[0], v[1], ... */
 COLOR_WORDS color_gray_chunk_words(const COLOR_WORDS* v, const COLOR_SUM_T w0, const COLOR_SUM_T w1,
                                    const COLOR_SUM_T w2) {
@@ -367,14 +426,25 @@ __kernel void color_rgb_to_gray_words(const int width, const int height, __globa
   const bool aligned =
       ((((uintptr_t)src | (uintptr_t)dst) % VEC) == 0) && (src_pitch % VEC) == 0 && (dst_pitch % VEC) == 0;
   COLOR_WORDS v[SRC_CHANNELS];
+  const uint skew = (uint)((uintptr_t)s & 3u);
+  /* Off 16-byte boundaries, the chunk is read from the aligned 32-bit words that hold it when the row has a pixel
+   * after it (the last word's spare bytes lie in that pixel) and the buffer has the bytes before it. */
+  if (!aligned && x0 + VEC < width &&
+      src_offset + (ulong)y * (ulong)src_pitch + (ulong)(SRC_CHANNELS * x0) >= (ulong)skew) {
+    uint words[COLOR_CHUNK_WORDS];
+    color_load_words(s, skew, words);
 #pragma unroll
-  for (int j = 0; j < SRC_CHANNELS; ++j)
-    v[j] = aligned ? ((__global const COLOR_WORDS*)s)[j] : COLOR_AS_WORDS(COLOR_VLOAD(j, s)); /* VEC bytes */
+    for (int j = 0; j < SRC_CHANNELS; ++j) v[j] = COLOR_WORDS_AT(words, j);
+  } else {
+#pragma unroll
+    for (int j = 0; j < SRC_CHANNELS; ++j)
+      v[j] = aligned ? ((__global const COLOR_WORDS*)s)[j] : COLOR_AS_WORDS(COLOR_VLOAD(j, s)); /* VEC bytes */
+  }
   const COLOR_WORDS out = color_gray_chunk_words(v, w0, w1, w2);
   if (aligned) {
     *(__global COLOR_WORDS*)d = out;
   } else {
-    COLOR_VSTORE(COLOR_AS_DVEC(out), 0, d);
+    color_store_words(d, out);
   }
 }
 #endif

@@ -603,6 +603,10 @@ TEST_SUITE("ops.gemm_mma") {
       const std::string widened = "via_float";
       const auto here = mma::ranked_configs(info, big, *device().info);
       CHECK(here.front().variant == (mma::uses_ptx(*device().info) ? "mma" : widened));
+      // TF32 without tensor cores: float gemm and nothing else, at every size.
+      if (format == Format::TF32 && !mma::uses_ptx(*device().info))
+        for (const auto& p : {big, small, problem_of(1, 5, 64), problem_of(237, 15, 1)})
+          CHECK(mma::ranked_configs(info, p, *device().info) == std::vector<Config>{Config{widened, {}}});
       const DeviceInfo hopper = nvidia_like(90), turing = nvidia_like(75);
       const auto ranked = mma::ranked_configs(info, big, hopper);
       CHECK(ranked.front().variant == "mma");
@@ -639,12 +643,17 @@ TEST_SUITE("ops.gemm_mma") {
       CHECK((tall[1].variant == "via_float") == (format == Format::F16));                 // gemv-shaped half only
       const auto on_turing = mma::ranked_configs(info, big, turing);
       CHECK(on_turing.front().variant == widened);
-      CHECK(on_turing.back().variant == "portable");
       for (const auto& config : on_turing) CHECK(config.variant != "mma");
       const auto tiny = mma::ranked_configs(info, problem_of(20, 30, 40), turing);  // below 2^15 multiply-adds
-      CHECK(tiny.front().variant == (format == Format::TF32 ? "via_float" : "portable"));
-      CHECK(tiny.size() == 3);  // via_float second for half and bfloat16: first-use tuning times it too
-      CHECK(tiny.back().variant == "portable");
+      if (format == Format::TF32) {                                                 // float gemm alone, at every size
+        CHECK(on_turing.size() == 1);
+        CHECK(tiny == std::vector<Config>{kViaFloat});
+      } else {
+        CHECK(on_turing.back().variant == "portable");
+        CHECK(tiny.front().variant == "portable");
+        CHECK(tiny.size() == 3);  // via_float second: first-use tuning times it too
+        CHECK(tiny.back().variant == "portable");
+      }
       CHECK(mma::ranked_configs(info, problem_of(32, 32, 32), turing).front().variant == widened);
       CHECK(mma::variants_for(format).space.validate(kViaFloat, *device().info).empty());
       // The space refuses the tensor-core kernel on a GPU whose compiler refused its PTX, and never on others.

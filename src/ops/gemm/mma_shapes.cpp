@@ -127,14 +127,15 @@ std::vector<Config> portable_ranked(const DeviceInfo& device) {
   return {portable(4, 4, 8, 16, 8), portable(2, 2, 16, 16, 16)};
 }
 
-// Where the tensor cores do not run, via_float comes first for products worth its conversions (TF32: always, it is
-// float gemm there), second below. Where they run it comes second, so that first-use tuning times it beside the best
-// tiling: in TF32 mode for products up to kViaFloatBesideTensorCores multiply-adds (float gemm in place, one op: its
-// launches and no more), and for half products with m or n of at most kMaxGemvVectors (run as gemv<half>: 8192 x 1 x
-// 8192 0.063 ms against the tuned tensor-core kernel's 0.110, bench/results/nvidia-h100/session10). Not for other
-// half and bfloat16 products: first-use tuning times a candidate by its kernels' span on the device, which leaves
-// out the host's cost of via_float's three more launches; timed so, it won small products that it then ran 1.5-2.5x
-// slower than the portable kernel in wall time (H100, bench/results/nvidia-h100/session11, run 3).
+// Where the tensor cores do not run, via_float comes first for half and bfloat16 products worth its conversions,
+// second below (TF32 is float gemm alone there: ranked_configs). Where they run it comes second, so that first-use
+// tuning times it beside the best tiling: in TF32 mode for products up to kViaFloatBesideTensorCores multiply-adds
+// (float gemm in place, one op: its launches and no more), and for half products with m or n of at most kMaxGemvVectors
+// (run as gemv<half>: 8192 x 1 x 8192 0.063 ms against the tuned tensor-core kernel's 0.110,
+// bench/results/nvidia-h100/session10). Not for other half and bfloat16 products: first-use tuning times a candidate by
+// its kernels' span on the device, which leaves out the host's cost of via_float's three more launches; timed so, it
+// won small products that it then ran 1.5-2.5x slower than the portable kernel in wall time (H100,
+// bench/results/nvidia-h100/session11, run 3).
 void rank_via_float(const FormatInfo& format, const KernelProblem& p, const DeviceInfo& device,
                     std::vector<Config>& ranked) {
   const double multiply_adds = static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
@@ -145,7 +146,7 @@ void rank_via_float(const FormatInfo& format, const KernelProblem& p, const Devi
     if (!ranked.empty() && (gemv_shaped || tf32_beside)) ranked.insert(ranked.begin() + 1, via_float);
     return;
   }
-  const bool first = format.format == Format::TF32 || multiply_adds >= kViaFloatMultiplyAdds;
+  const bool first = multiply_adds >= kViaFloatMultiplyAdds;
   ranked.insert(first ? ranked.begin() : ranked.begin() + 1, via_float);
 }
 
@@ -154,6 +155,12 @@ void rank_via_float(const FormatInfo& format, const KernelProblem& p, const Devi
 Config portable_default(const DeviceInfo& device) { return portable_ranked(device).front(); }
 
 std::vector<Config> ranked_configs(const FormatInfo& format, const KernelProblem& p, const DeviceInfo& device) {
+  // TF32 mode without tensor cores is float gemm on the caller's operands (exact float products, within TF32's
+  // bound), with float gemm's own tuned choice: nothing else to time. The public TF32 call goes to gemm<float>
+  // itself there; this keeps the tuner (first use of gemm_mma<float>, `tilecl tune`, parameters_for) from timing
+  // the portable kernel against it for nothing -- and from reporting a choice the calls do not run (PoCL,
+  // seed-26 sweep: "portable" shown for 2 of 8 TF32 shapes).
+  if (format.format == Format::TF32 && !uses_ptx(device)) return {Config{"via_float", {}}};
   std::vector<Config> ranked;
   if (uses_ptx(device)) ranked = sync_ranked(format, p, device);
   for (auto& config : portable_ranked(device)) ranked.push_back(std::move(config));
