@@ -320,6 +320,11 @@ std::shared_ptr<CompiledProgram> gemv_program(const QueueTarget& target, const D
   return program_for(target, dtype, lowered_config(config, p), p);
 }
 
+std::size_t gemv_launches(const GemvProblem& problem, const Config& config, const DeviceInfo& device) {
+  const Plan plan = plan_for(problem, config, device);
+  return 1 + (plan.pack_x ? 1 : 0) + (plan.slices > 1 ? 1 : 0);
+}
+
 namespace {
 
 // A gemm call in row-major terms: a ColMajor call is C^T = op(B)^T op(A)^T, A and B (and their transposes) swapped.

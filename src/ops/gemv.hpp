@@ -76,6 +76,10 @@ cl::Event enqueue_gemv_with_program(const QueueTarget& target, cl::CommandQueue&
 std::shared_ptr<CompiledProgram> gemv_program(const QueueTarget& target, const DTypeInfo& dtype, const Config& config,
                                               const GemvProblem& problem);
 
+// The kernels a call of `problem` with `config` enqueues when alpha != 0: the product, plus one to pack x (strided
+// or misaligned) and one to add up K slices where the plan splits K.
+std::size_t gemv_launches(const GemvProblem& problem, const Config& config, const DeviceInfo& device);
+
 // The problem of a gemm call C = alpha op(A) op(B) + beta C (BLAS semantics) whose m or n is at most
 // kMaxGemvVectors: the large operand becomes R, the rows or columns of the small one the vectors, those of C
 // the outputs. nullopt when both m and n exceed kMaxGemvVectors. m and n must be >= 1; k may be 0.

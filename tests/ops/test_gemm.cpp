@@ -11,6 +11,7 @@
 #include "checks.hpp"
 #include "ops/gemm.hpp"
 #include "ops/gemm/shapes.hpp"
+#include "ops/gemm/variants.hpp"
 #include "program_cache.hpp"
 #include "reference/gemm_reference.hpp"
 #include "support/fixture.hpp"
@@ -468,6 +469,12 @@ TEST_SUITE("ops.gemm") {
     }
     CHECK(op.make_subject("float", "4000x3000x2000")->timing_shape() == "2000x1500x2000");
     CHECK(op.make_subject("float", "1x4096x4096:NT")->key().bucket == "gemv-dots:m0n12k12:NT");
+    // Small products with m or n of 1..8 are a class of their own (their choice may be the gemv variant), apart
+    // from those with both sides above 8 even where the size bins agree (8 and 9..15 share one).
+    CHECK(op.make_subject("float", "167x5x848")->key().bucket == "small-narrow:m6n2k8:NN");
+    CHECK(op.make_subject("float", "167x8x848")->key().bucket == "small-narrow:m6n2k8:NN");
+    CHECK(op.make_subject("float", "167x9x848")->key().bucket == "small:m6n2k8:NN");
+    CHECK(op.make_subject("float", "3x3x3")->key().bucket == "small-narrow:m0n0k0:NN");
     CHECK(op.make_subject("double", "4096x1x4096:NN:col")->key().bucket == "gemv-rows:m0n12k12:NN");
     // Sizes in steps of a power of four: 1000 and 1023 share a class, 1024 starts the next.
     CHECK(op.make_subject("float", "1000x1000x1000")->key().bucket ==
@@ -562,6 +569,34 @@ TEST_SUITE("ops.gemm") {
     // m or n of 1..8 on a CPU too: the gemv kernels (PoCL: 1.1-14x faster than the CPU and skinny kernels).
     CHECK(detail::gemm_default_config(f32, "gemv-rows", cpu_device).variant == "gemv");
     CHECK(detail::gemm_default_config(f32, "gemv-dots", cpu_device).variant == "gemv");
+    // Small products with m or n of 1..8 (a long K, often): the gemv variant first on CPUs, second on GPUs (first
+    // use times it beside the small kernels); never where both sides are above 8 or K is 0.
+    for (const auto& [m, n, k] : std::vector<std::array<std::uint64_t, 3>>{{167, 5, 848}, {3, 295, 189}, {1, 1, 1}}) {
+      CAPTURE(m);
+      CAPTURE(n);
+      const detail::gemm::KernelProblem p{m, n, k, false, true, false, {}, {}, {}};
+      const Config on_cpu = detail::gemm::ranked_configs(f32, p, cpu_device).front();
+      CHECK(on_cpu.variant == "gemv");
+      CHECK(on_cpu.value("SPLIT") == 1);  // one launch
+      const auto on_gpu = detail::gemm::ranked_configs(f32, p, h200);
+      REQUIRE(on_gpu.size() >= 2);
+      CHECK(on_gpu[0].variant != "gemv");
+      CHECK(on_gpu[1].variant == "gemv");
+      CHECK(detail::gemm::space_for(f32, p).validate(on_gpu[1], h200) == "");
+    }
+    // Not where x must be packed first (a second launch) and the product is tiny: 59x1x32:TN:row with
+    // leading dimensions one above minimal (x's column of B strided by 2); first from 2^15 multiply-adds.
+    const detail::gemm::KernelProblem packed{
+        59, 1, 32, true, false, false, {nullptr, 0, 60}, {nullptr, 0, 2}, {nullptr, 0, 2}};
+    for (const auto* info : {&cpu_device, &h200})
+      for (const auto& config : detail::gemm::ranked_configs(f32, packed, *info)) CHECK(config.variant != "gemv");
+    const detail::gemm::KernelProblem packed_longer{
+        59, 1, 1024, true, false, false, {nullptr, 0, 60}, {nullptr, 0, 2}, {nullptr, 0, 2}};
+    CHECK(detail::gemm::ranked_configs(f32, packed_longer, cpu_device).front().variant == "gemv");
+    for (const auto& ranked :
+         {detail::gemm::ranked_configs(f32, {9, 9, 9, false, false, false, {}, {}, {}}, cpu_device),
+          detail::gemm::ranked_configs(f32, {5, 5, 0, false, false, false, {}, {}, {}}, cpu_device)})
+      for (const auto& config : ranked) CHECK(config.variant != "gemv");
 
     for (const DeviceInfo* info : std::vector<const DeviceInfo*>{&h200, &small_gpu, &cpu_device, device().info}) {
       for (const auto& bucket : detail::gemm_buckets()) {

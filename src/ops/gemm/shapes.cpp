@@ -5,6 +5,7 @@
 
 #include "ops/gemm/gemv_variant.hpp"
 #include "ops/gemm/variants.hpp"
+#include "ops/gemv.hpp"
 #include "tilecl/error.hpp"
 
 namespace tilecl::detail::gemm {
@@ -212,16 +213,29 @@ const Category& category_of(const KernelProblem& p) {
   return category_named(m * n * k < 0x1p33 ? "medium" : "large");
 }
 
+namespace {
+
+// A small product that the gemv variant can run (m or n of 1..8): its own class, since the size bins put 8 and 9..15
+// in one bin and a gemv choice cannot serve a call with both sides above 8.
+bool small_gemv_capable(const KernelProblem& p) {
+  static const Category& small = category_named("small");
+  return std::min(p.m, p.n) <= kMaxGemvVectors && &category_of(p) == &small;
+}
+
+}  // namespace
+
 std::uint64_t class_code(const KernelProblem& p) {
   const auto& all = categories();
   const auto index = static_cast<std::uint64_t>(&category_of(p) - all.data());
   return index | size_bin(p.m) << 4 | size_bin(p.n) << 10 | size_bin(p.k) << 16 |
-         static_cast<std::uint64_t>(p.trans_a) << 22 | static_cast<std::uint64_t>(p.trans_b) << 23;
+         static_cast<std::uint64_t>(p.trans_a) << 22 | static_cast<std::uint64_t>(p.trans_b) << 23 |
+         static_cast<std::uint64_t>(small_gemv_capable(p)) << 30;  // bits 24-29: gemm_mma's packing (mma_gemm.cpp)
 }
 
 std::string class_name(const KernelProblem& p) {
-  return std::string(category_of(p).name) + ":m" + std::to_string(size_bin(p.m)) + "n" + std::to_string(size_bin(p.n)) +
-         "k" + std::to_string(size_bin(p.k)) + ":" + (p.trans_a ? "T" : "N") + (p.trans_b ? "T" : "N");
+  return std::string(category_of(p).name) + (small_gemv_capable(p) ? "-narrow" : "") + ":m" +
+         std::to_string(size_bin(p.m)) + "n" + std::to_string(size_bin(p.n)) + "k" + std::to_string(size_bin(p.k)) +
+         ":" + (p.trans_a ? "T" : "N") + (p.trans_b ? "T" : "N");
 }
 
 namespace {
@@ -232,9 +246,31 @@ namespace {
 // through it against 3.9 / 6.4 / 13.5 / 26.6 ms with the CPU default, and with n = 1 / 4 / 8 2.7 / 3.4 / 3.7 ms
 // against 4.7 / 19.9 / 50.9 ms with the skinny kernel (bench/experiments/explore_overrides.cpp gemv_cpu,
 // 2026-12-02). First-use tuning times the others after it at the call's shape.
+// Small products (under 2^21 multiply-adds) with m or n of 1..8 get it too, first on CPUs (where it is one launch)
+// and second on GPUs: their
+// K is often long, which the small kernels walk in one chain per output. In one launch (SPLIT 1: no K slices and no
+// launch to add them up, which costs more than it saves at these sizes). PoCL (session 20, seed-26 sweep shapes, 20
+// calls back to back): 167x5x848 0.484 ms with the CPU kernel against 0.026 through gemv, 3x295x189:NT:col 0.140
+// (naive) against 0.037, 79x3x556:TT 0.149 against 0.034, 4x113x578:NT:col 0.179 against 0.058, 6x1060x19:TN:col
+// 0.058 against 0.024 (with K in 4 or 8 slices 0.037-0.101); 241x1x968:NT:col went the other way (0.034 against
+// 0.068), which first use times.
 void add_gemv_candidate(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device,
                         std::vector<Config>& ranked) {
-  if (is_gemv(category_of(p).name)) ranked.insert(ranked.begin(), gemv_default(dtype, p, device));
+  const std::string& category = category_of(p).name;
+  if (is_gemv(category)) {
+    ranked.insert(ranked.begin(), gemv_default(dtype, p, device));
+  } else if (category == "small" && std::min(p.m, p.n) <= kMaxGemvVectors && p.k > 0) {
+    const bool cpu = device.is_cpu() || !device.local_memory_is_dedicated;
+    Config one_launch = gemv_default(dtype, p, device);
+    one_launch.values["SPLIT"] = 1;
+    // Not where x must be packed first (a second launch) and the product is tiny: that launch costs PoCL 15-30 us of
+    // wall time, which first-use tuning, timing the kernels' span on the device, does not see (59x1x32:TN:row with
+    // padded leading dimensions: 0.023 ms with the CPU kernel, 0.055 through gemv). From 2^15 multiply-adds the gemv
+    // kernels win with it (167x5x848, x strided by 5: 0.026-0.077 ms against 0.34-0.48).
+    if (gemv_launches(*gemv_problem(p), one_launch, device) == 1 ||
+        static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) >= 0x1p15)
+      ranked.insert(cpu || ranked.empty() ? ranked.begin() : ranked.begin() + 1, std::move(one_launch));
+  }
 }
 
 // CPUs: the category's default; for deep shapes K in blocks or not, by the shape, then the other form, then packed

@@ -42,7 +42,8 @@ const Category& category_of(const KernelProblem& p);
 const Category& category_named(const std::string& name);
 
 // The shape class: its code (a number, for the per-thread memo) and its name in the tuning database, e.g.
-// "medium:m9n9k10:NT" (log2 of the sizes rounded down to even numbers, the transposes).
+// "medium:m9n9k10:NT" (log2 of the sizes rounded down to even numbers, the transposes); small products with m or n
+// of 1..8 are a class of their own, "small-narrow:...", whose choices may be the gemv variant.
 std::uint64_t class_code(const KernelProblem& p);
 std::string class_name(const KernelProblem& p);
 

@@ -35,7 +35,7 @@ class GemmSubject : public TuningSubject {
     return sizes + ":" + (timed_.trans_a ? "T" : "N") + (timed_.trans_b ? "T" : "N");
   }
   SearchSpace search_space(const DeviceInfo& /*device*/) const override {
-    return tuning_space(dtype_of<T>(), category_of(problem_).name);
+    return space_for(dtype_of<T>(), problem_);  // with the gemv variant wherever m or n is 1..8
   }
   Config default_config(const DeviceInfo& device) const override {
     return gemm::default_config(dtype_of<T>(), problem_, device);
