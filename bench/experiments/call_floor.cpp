@@ -89,8 +89,8 @@ int main() {
   report(queue, "empty kernel, 4096 work-items", bare(4096, 0));
   report(queue, "axpy n=16", [&] { return cl::Event(tilecl::axpy<float>(queue, 16, 0.5f, a, 0, b, 0)); });
   report(queue, "rgb_to_gray float 27x39 RGBA", [&] {
-    return cl::Event(tilecl::rgb_to_gray<float>(queue, 27, 39, a, 0, 27 * 4, b, 0, 27,
-                                                tilecl::GrayOptions(tilecl::GrayWeights(), tilecl::ChannelOrder::RGBA)));
+    return cl::Event(tilecl::rgb_to_gray<float>(
+        queue, 27, 39, a, 0, 27 * 4, b, 0, 27, tilecl::GrayOptions(tilecl::GrayWeights(), tilecl::ChannelOrder::RGBA)));
   });
   report(queue, "gaussian_blur float 31x82 3x3 reflect", [&] {
     return cl::Event(tilecl::gaussian_blur<float>(queue, 31, 82, 1, a, 0, 31, b, 0, 31,
