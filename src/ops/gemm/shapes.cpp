@@ -246,9 +246,8 @@ namespace {
 // through it against 3.9 / 6.4 / 13.5 / 26.6 ms with the CPU default, and with n = 1 / 4 / 8 2.7 / 3.4 / 3.7 ms
 // against 4.7 / 19.9 / 50.9 ms with the skinny kernel (bench/experiments/explore_overrides.cpp gemv_cpu,
 // 2026-12-02). First-use tuning times the others after it at the call's shape.
-// Small products (under 2^21 multiply-adds) with m or n of 1..8 get it too, first on CPUs (where it is one launch)
-// and second on GPUs: their
-// K is often long, which the small kernels walk in one chain per output. In one launch (SPLIT 1: no K slices and no
+// Small products (under 2^21 multiply-adds) with m or n of 1..8 get it too, first on CPUs and second on GPUs: their K
+// is often long, which the small kernels walk in one chain per output. In one launch (SPLIT 1: no K slices and no
 // launch to add them up, which costs more than it saves at these sizes). PoCL (session 20, seed-26 sweep shapes, 20
 // calls back to back): 167x5x848 0.484 ms with the CPU kernel against 0.026 through gemv, 3x295x189:NT:col 0.140
 // (naive) against 0.037, 79x3x556:TT 0.149 against 0.034, 4x113x578:NT:col 0.179 against 0.058, 6x1060x19:TN:col
