@@ -584,6 +584,24 @@ TEST_SUITE("ops.gemm") {
       CHECK(on_gpu[1].variant == "gemv");
       CHECK(detail::gemm::space_for(f32, p).validate(on_gpu[1], h200) == "");
     }
+    // C of 9..16 columns against a default block of 32 or 64 on a CPU: 16 columns in two vectors of 8 first (small
+    // and skinny alike), the default second; not at 8 columns or fewer (gemv) nor above 16.
+    for (const auto& [m, n, k] : std::vector<std::array<std::uint64_t, 3>>{{30, 13, 211}, {354, 16, 664}, {75, 9, 5}}) {
+      CAPTURE(m);
+      CAPTURE(n);
+      const auto ranked = detail::gemm::ranked_configs(f32, {m, n, k, true, true, false, {}, {}, {}}, cpu_device);
+      REQUIRE(ranked.size() >= 2);
+      CHECK(ranked[0].variant == "cpu");
+      CHECK(ranked[0].value("WPT_N") == 16);
+      CHECK(ranked[0].value("VEC") == 8);
+      CHECK(ranked[1].value("WPT_N") > 16);
+    }
+    auto first_at = [&](std::uint64_t n) {
+      return detail::gemm::ranked_configs(f32, {30, n, 211, false, false, false, {}, {}, {}}, cpu_device).front();
+    };
+    CHECK(first_at(8).variant == "gemv");
+    CHECK(first_at(17).value("WPT_N") > 16);
+    CHECK(first_at(40).value("WPT_N") > 16);
     // Not where x must be packed first (a second launch) and the product is tiny: 59x1x32:TN:row with
     // leading dimensions one above minimal (x's column of B strided by 2); first from 2^15 multiply-adds.
     const detail::gemm::KernelProblem packed{
