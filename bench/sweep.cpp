@@ -22,24 +22,6 @@ std::vector<SweepOp> sweep_ops(const DeviceInfo& device) {
   return ops;
 }
 
-double median_host_ms(cl::CommandQueue* queue, const std::function<void()>& run, double budget_ms) {
-  run();
-  run();
-  if (queue != nullptr) queue->finish();
-  std::vector<double> times;
-  double total = 0;
-  while (times.size() < 3 || (times.size() < 15 && total < budget_ms)) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    if (queue != nullptr) queue->finish();
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    times.push_back(ms);
-    total += ms;
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
 namespace {
 
 double median_of(std::vector<double> times) {
@@ -47,14 +29,28 @@ double median_of(std::vector<double> times) {
   return times[times.size() / 2];
 }
 
-double timed_call_ms(cl::CommandQueue& queue, const std::function<void()>& run) {
+// One call of `run`, host-timed up to the end of a finish on `queue` (none for host-only peers).
+double timed_call_ms(cl::CommandQueue* queue, const std::function<void()>& run) {
   const auto start = std::chrono::steady_clock::now();
   run();
-  queue.finish();
+  if (queue != nullptr) queue->finish();
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
+
+double median_host_ms(cl::CommandQueue* queue, const std::function<void()>& run, double budget_ms) {
+  run();
+  run();
+  if (queue != nullptr) queue->finish();
+  std::vector<double> times;
+  double total = 0;
+  while (times.size() < 3 || (times.size() < 15 && total < budget_ms)) {
+    times.push_back(timed_call_ms(queue, run));
+    total += times.back();
+  }
+  return median_of(times);
+}
 
 void time_beside_peer(cl::CommandQueue& queue, SweepPoint& point, const std::function<void()>& ours,
                       const std::function<void()>& peer, double budget_ms) {
@@ -77,8 +73,8 @@ void time_beside_peer(cl::CommandQueue& queue, SweepPoint& point, const std::fun
   };
   while (more()) {
     const bool ours_first = our_times.size() % 2 == 0;
-    const double first = timed_call_ms(queue, ours_first ? ours : peer);
-    const double second = timed_call_ms(queue, ours_first ? peer : ours);
+    const double first = timed_call_ms(&queue, ours_first ? ours : peer);
+    const double second = timed_call_ms(&queue, ours_first ? peer : ours);
     our_times.push_back(ours_first ? first : second);
     peer_times.push_back(ours_first ? second : first);
     total += first + second;

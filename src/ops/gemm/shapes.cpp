@@ -218,23 +218,25 @@ namespace {
 
 // A small product that the gemv variant can run (m or n of 1..8): its own class, since the size bins put 8 and 9..15
 // in one bin and a gemv choice cannot serve a call with both sides above 8.
-bool small_gemv_capable(const KernelProblem& p) {
+// `category` is category_of(p), which the callers have already.
+bool small_gemv_capable(const Category& category, const KernelProblem& p) {
   static const Category& small = category_named("small");
-  return std::min(p.m, p.n) <= kMaxGemvVectors && &category_of(p) == &small;
+  return &category == &small && std::min(p.m, p.n) <= kMaxGemvVectors;
 }
 
 }  // namespace
 
 std::uint64_t class_code(const KernelProblem& p) {
-  const auto& all = categories();
-  const auto index = static_cast<std::uint64_t>(&category_of(p) - all.data());
+  const Category& category = category_of(p);
+  const auto index = static_cast<std::uint64_t>(&category - categories().data());
   return index | size_bin(p.m) << 4 | size_bin(p.n) << 10 | size_bin(p.k) << 16 |
          static_cast<std::uint64_t>(p.trans_a) << 22 | static_cast<std::uint64_t>(p.trans_b) << 23 |
-         static_cast<std::uint64_t>(small_gemv_capable(p)) << 30;  // bits 24-29: gemm_mma's packing (mma_gemm.cpp)
+         static_cast<std::uint64_t>(small_gemv_capable(category, p)) << 30;  // bits 24-29: gemm_mma's packing
 }
 
 std::string class_name(const KernelProblem& p) {
-  return std::string(category_of(p).name) + (small_gemv_capable(p) ? "-narrow" : "") + ":m" +
+  const Category& category = category_of(p);
+  return std::string(category.name) + (small_gemv_capable(category, p) ? "-narrow" : "") + ":m" +
          std::to_string(size_bin(p.m)) + "n" + std::to_string(size_bin(p.n)) + "k" + std::to_string(size_bin(p.k)) +
          ":" + (p.trans_a ? "T" : "N") + (p.trans_b ? "T" : "N");
 }
@@ -256,10 +258,10 @@ namespace {
 // 0.068), which first use times.
 void add_gemv_candidate(const DTypeInfo& dtype, const KernelProblem& p, const DeviceInfo& device,
                         std::vector<Config>& ranked) {
-  const std::string& category = category_of(p).name;
-  if (is_gemv(category)) {
+  const Category& category = category_of(p);
+  if (is_gemv(category.name)) {
     ranked.insert(ranked.begin(), gemv_default(dtype, p, device));
-  } else if (category == "small" && std::min(p.m, p.n) <= kMaxGemvVectors && p.k > 0) {
+  } else if (small_gemv_capable(category, p) && p.k > 0) {
     const bool cpu = device.is_cpu() || !device.local_memory_is_dedicated;
     Config one_launch = gemv_default(dtype, p, device);
     one_launch.values["SPLIT"] = 1;
