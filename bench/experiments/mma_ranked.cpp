@@ -4,7 +4,9 @@
 //   - "float": gemm<float> through the public call;
 //   - "half": gemm<half> through the public call, with the configuration the process's tuning mode chose (first-use
 //     by default) and which operands the tensor-core kernel would pack;
-//   - with --ranked, "rank N": each of gemm_mma's ranked configurations forced through gemm_mma_with.
+//   - with --ranked, "rank N": each of gemm_mma's ranked configurations forced through gemm_mma_with;
+//   - with --splits instead, the ranking's first tensor-core tiling packed and in place (IN_PLACE 0, 1) in 1, 2, 4, 8
+//     and 16 K shares (SPLIT_K), forced likewise.
 // Times: "call_ms", the median of 15 single calls each ended by a finish (as the sweep times them), and "batch_ms",
 // 20 back-to-back calls ended by one finish, per call, best of three batches; "device_ms", the span of the call's
 // kernels on the device (first start to last end) for forced configurations.
@@ -46,11 +48,15 @@ int main(int argc, char** argv) {
   cl::Device device = select_device();
   cl::Context context(device);
   cl::CommandQueue queue(context, device, CL_QUEUE_PROFILING_ENABLE);
-  bool ranked_too = false;
+  bool ranked_too = false, splits_too = false;
   for (int arg = 1; arg < argc; ++arg) {
     std::string shape = argv[arg];
     if (shape == "--ranked") {
       ranked_too = true;
+      continue;
+    }
+    if (shape == "--splits") {
+      splits_too = true;
       continue;
     }
     const bool padded = !shape.empty() && shape.back() == '+';
@@ -104,8 +110,20 @@ int main(int argc, char** argv) {
     const auto& format = detail::gemm::mma::format_info(detail::gemm::mma::Format::F16);
     const unsigned packed = detail::gemm::mma::packed_operands(format, problem);
     line("half", chosen.parameters.to_string(), times(half_call) + ", \"packs\": " + std::to_string(packed));
-    if (!ranked_too) continue;
-    const auto ranked = detail::gemm::mma::ranked_configs(format, problem, device_info(device));
+    if (!ranked_too && !splits_too) continue;
+    auto ranked = detail::gemm::mma::ranked_configs(format, problem, device_info(device));
+    if (splits_too) {  // the first tensor-core tiling, packed and in place, in 1..16 K shares, instead of the ranking
+      const auto first = std::find_if(ranked.begin(), ranked.end(), [](const auto& c) { return c.variant == "mma"; });
+      if (first == ranked.end()) continue;
+      std::vector<detail::Config> splits;
+      for (std::int64_t in_place : {0, 1})
+        for (std::int64_t split : {1, 2, 4, 8, 16}) {
+          detail::Config config = *first;
+          config.values["IN_PLACE"] = in_place, config.values["SPLIT_K"] = split;
+          splits.push_back(config);
+        }
+      ranked = splits;
+    }
     for (std::size_t rank = 0; rank < ranked.size(); ++rank) {
       try {
         std::vector<cl::Event> events;

@@ -581,6 +581,25 @@ TEST_SUITE("ops.gemm_mma") {
       // Mid-size: the best tiling packed first, in place second.
       const auto mid = problem_of(2048, 2048, 1023);
       CHECK(in_place_ranks(mid) == std::vector<std::size_t>{1});
+      // Few tiles and a long K: the in-place form takes K shares for about three work-groups per compute unit (its
+      // element loads need more in flight than the 16-byte copies), more than the packed form's one per unit. Mid-size
+      // (13 x 4996 x 4826: 79 tiles of 32 x 64, 151 K tiles): 8 shares, third (fourth in TF32 mode, after via_float).
+      const auto skinny = problem_of(13, 4996, 4826);
+      const auto ranked_skinny = mma::ranked_configs(info, skinny, hopper);
+      const std::size_t skinny_rank = format == Format::TF32 ? 3 : 2;
+      CHECK(in_place_ranks(skinny) == std::vector<std::size_t>{skinny_rank});
+      CHECK(ranked_skinny[skinny_rank].value("SPLIT_K") == 8);
+      CHECK(ranked_skinny[skinny_rank].value("TILE_N") == ranked_skinny.front().value("TILE_N"));
+      CHECK(ranked_skinny[1 + skinny_rank - 2].value("SPLIT_K") == 2);  // packed: 158 work-groups fill the units
+      // Small (12 x 3001 x 3001, 94 tiles of 32 x 32): the best tiling in place, then in place in 8 shares (after
+      // via_float in TF32 mode), then packed.
+      const auto ranked_long_k = mma::ranked_configs(info, problem_of(12, 3001, 3001), hopper);
+      const std::size_t shares_rank = format == Format::TF32 ? 2 : 1;
+      REQUIRE(ranked_long_k.size() > shares_rank + 1);
+      CHECK((ranked_long_k[0].value("IN_PLACE") == 1 && ranked_long_k[0].value("SPLIT_K") == 1));
+      CHECK((ranked_long_k[shares_rank].value("IN_PLACE") == 1 && ranked_long_k[shares_rank].value("SPLIT_K") == 8));
+      CHECK(ranked_long_k[shares_rank].value("TILE_M") == ranked_long_k[0].value("TILE_M"));
+      CHECK(ranked_long_k[shares_rank + 1].value("IN_PLACE") == 0);
       // Large, or aligned at any size: never in place (the plan would read nothing in place anyway).
       CHECK(in_place_ranks(problem_of(4096, 4096, 4095)).empty());
       CHECK(in_place_ranks(problem_of(64, 64, 64)).empty());

@@ -63,34 +63,51 @@ double model_time(const Tiling& t, const KernelProblem& p, std::uint64_t units) 
 }
 
 // K shares (SPLIT_K) for the model's best tiling when its tiles leave compute units idle: the smallest power of two
-// (at most 16) that fills them, while every share keeps at least 4 K tiles; 1 when none is worth it. Each work-group
-// of the tensor-core kernel otherwise walks the whole K: 2750 x 26 x 4733 half ran 148 steps of 32 on 86 work-groups,
-// 1.5x float gemm's time, whose skinny kernels split K (H100, bench/results/nvidia-h100/session13).
-std::int64_t k_shares_for(const Config& tiling, const KernelProblem& p, std::uint64_t units) {
+// (at most 16) that makes `groups` work-groups, while every share keeps at least 4 K tiles; 1 when none is worth it.
+// Each work-group of the tensor-core kernel otherwise walks the whole K: 2750 x 26 x 4733 half ran 148 steps of 32 on
+// 86 work-groups, 1.5x float gemm's time, whose skinny kernels split K (H100, bench/results/nvidia-h100/session13).
+// Packed operands (16-byte copies) want a work-group per compute unit; operands read in place (IN_PLACE: element
+// loads into registers, a K tile ahead) three, to hide the loads' latency (kInPlaceGroupsPerUnit).
+std::int64_t k_shares_for(const Config& tiling, const KernelProblem& p, std::uint64_t groups) {
   const std::uint64_t tiles = ceil_div(p.m, static_cast<std::uint64_t>(tiling.value("TILE_M"))) *
                               ceil_div(p.n, static_cast<std::uint64_t>(tiling.value("TILE_N")));
   const std::uint64_t k_tiles = ceil_div(p.k, static_cast<std::uint64_t>(tiling.value("TILE_K")));
   std::uint64_t split = 1;
-  while (split < 16 && tiles * split < units && k_tiles / (2 * split) >= 4) split *= 2;
+  while (split < 16 && tiles * split < groups && k_tiles / (2 * split) >= 4) split *= 2;
   return static_cast<std::int64_t>(split);
 }
 
+// Work-groups per compute unit that the in-place form's K shares aim at. H100, half, the best tiling forced with 1..16
+// shares (bench/results/nvidia-h100/session21/run4): 13 x 4996 x 4826:TT (79 tiles of 32 x 64) in place 0.386 /
+// 0.191 / 0.109 / 0.078 / 0.108 ms with 1 / 2 / 4 / 8 / 16 shares, packed 0.135-0.161 at best; 110 x 3438 x 5613:NT
+// padded (108 tiles of 64 x 64) 0.108 ms with 4 (packed: 0.138 with 2); 12 x 3000 x 3000 padded (94 tiles of 32 x 32)
+// 0.029-0.033 with 4-16 (0.040 with 2, first use's choice); 659 x 373 x 2444:NT padded (132 tiles) 0.053 with 4;
+// 2039 x 13 x 4916 (64 tiles) 0.030 / 0.029 with 8 / 16. Three per unit gives 8, 4, 8, 4 and 8 there.
+constexpr std::uint64_t kInPlaceGroupsPerUnit = 3;
+
 // In place or packed (kInPlaceFirst, kInPlaceBeside): for a small product, every tiling in place and the best one
 // packed third (after the best in place and its K shares, or the second tiling); for a mid-size one, the best tiling
-// in place after the best and its K shares.
-void rank_in_place(const FormatInfo& format, const KernelProblem& p, std::vector<Config>& ranked) {
+// in place, in its own K shares, after the best and its K shares. `ranked` holds the best tiling's packed K shares
+// second where it has any (sync_ranked).
+void rank_in_place(const FormatInfo& format, const KernelProblem& p, std::uint64_t units, std::vector<Config>& ranked) {
   if (ranked.empty() || packed_operands(format, p) == 0) return;
   const double multiply_adds = static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
   if (multiply_adds > kInPlaceBeside) return;
+  const std::int64_t shares = k_shares_for(ranked.front(), p, kInPlaceGroupsPerUnit * units);
+  const bool packed_shares = ranked.size() > 1 && ranked[1].value("SPLIT_K") > 1;
+  Config in_place = ranked.front();
+  in_place.values["IN_PLACE"] = 1;
+  in_place.values["SPLIT_K"] = shares;
   if (multiply_adds > kInPlaceFirst) {
-    Config in_place = ranked.front();
-    in_place.values["IN_PLACE"] = 1;
-    const bool shares = ranked.size() > 1 && ranked[1].value("SPLIT_K") > 1;
-    ranked.insert(ranked.begin() + (shares ? 2 : 1), std::move(in_place));
+    ranked.insert(ranked.begin() + (packed_shares ? 2 : 1), std::move(in_place));
     return;
   }
   const Config packed = ranked.front();
   for (Config& config : ranked) config.values["IN_PLACE"] = 1;
+  if (packed_shares)
+    ranked[1] = std::move(in_place);
+  else if (shares > 1)
+    ranked.insert(ranked.begin() + 1, std::move(in_place));
   ranked.insert(ranked.begin() + std::min<std::ptrdiff_t>(2, static_cast<std::ptrdiff_t>(ranked.size())), packed);
 }
 
@@ -108,7 +125,7 @@ std::vector<Config> sync_ranked(const FormatInfo& format, const KernelProblem& p
     shared.values["SPLIT_K"] = split;
     ranked.insert(ranked.begin() + 1, std::move(shared));
   }
-  rank_in_place(format, p, ranked);
+  rank_in_place(format, p, units, ranked);
   return ranked;
 }
 
