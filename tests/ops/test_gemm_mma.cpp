@@ -590,7 +590,7 @@ TEST_SUITE("ops.gemm_mma") {
       CHECK(in_place_ranks(skinny) == std::vector<std::size_t>{skinny_rank});
       CHECK(ranked_skinny[skinny_rank].value("SPLIT_K") == 8);
       CHECK(ranked_skinny[skinny_rank].value("TILE_N") == ranked_skinny.front().value("TILE_N"));
-      CHECK(ranked_skinny[1 + skinny_rank - 2].value("SPLIT_K") == 2);  // packed: 158 work-groups fill the units
+      CHECK(ranked_skinny[skinny_rank - 1].value("SPLIT_K") == 2);  // packed: 158 work-groups fill the units
       // Small (12 x 3001 x 3001, 94 tiles of 32 x 32): the best tiling in place, then in place in 8 shares (after
       // via_float in TF32 mode), then packed.
       const auto ranked_long_k = mma::ranked_configs(info, problem_of(12, 3001, 3001), hopper);
