@@ -18,3 +18,6 @@ for l in open(sys.argv[1]):
 PY
 tail -1 $R/first-use.err
 tar -C $R -czf $OUT/run5.tar.gz .
+# Then, in a second call on the same warm machine (the files mma-s26.*):
+#   source .gpu/env.sh; cd .exp/s21r5; export TILECL_CACHE_DIR=$(mktemp -d)
+#   timeout 170 ./tilecl bench --sweep --seed 26 --family gemm_mma --json /tmp/mma-s26.json > /tmp/mma-s26.txt 2>&1
