@@ -113,7 +113,7 @@ cl::Event launch(Kind kind, const QueueTarget& target, cl::CommandQueue& queue, 
   const char* op = op_name(kind);
   const auto& plan = resolved.plan_as<LaunchPlan>([kind](const Config& c) { return plan_for(kind, dtype_of<T>(), c); });
   cl::Kernel& kernel = resolved.main_kernel(target, kElementwiseFamily, plan.options, plan.kernel, op);
-  check_work_group_fits(op, *resolved.program, plan.kernel, plan.work_group);
+  resolved.check_main_work_group(op, plan.kernel, plan.work_group);
 
   std::vector<cl::Event> events;
   for (std::uint64_t start = 0; start < n; start += kChunkElements) {

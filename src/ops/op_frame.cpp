@@ -4,6 +4,7 @@
 #include <array>
 
 #include "environment.hpp"
+#include "launch.hpp"
 
 namespace tilecl::detail {
 namespace {
@@ -100,6 +101,12 @@ cl::Kernel& Resolved::main_kernel(const QueueTarget& target, const char* family,
   }
   if (!kernel) kernel.emplace(program->lease(name, op));
   return kernel->kernel();
+}
+
+void Resolved::check_main_work_group(std::string_view op, const std::string& name, std::uint64_t items) {
+  if (items == 0 || items == checked_work_group) return;
+  check_work_group_fits(std::string(op), *program, name, items);
+  checked_work_group = items;
 }
 
 void check_explicit_config(const char* op, const SearchSpace& space, const Config& config, const DeviceInfo& device) {

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "checks.hpp"
@@ -63,6 +64,11 @@ struct Resolved {
   // The program for `options` (cached here after the first call) and the kernel `name` leased for good.
   cl::Kernel& main_kernel(const QueueTarget& target, const char* family, const BuildOptions& options,
                           const std::string& name, const char* op);
+
+  // check_work_group_fits for the main kernel `name` (after main_kernel), once per memo entry and work-group size: a
+  // warm call neither leases the kernel a second time (a lock and a lookup) nor asks the driver for its limit.
+  void check_main_work_group(std::string_view op, const std::string& name, std::uint64_t items);
+  std::uint64_t checked_work_group = 0;  // the work-group size check_main_work_group last passed; 0: none
 };
 
 // The memoized resolution of `key` on this thread (nullptr: not memoized); remember() stores one.

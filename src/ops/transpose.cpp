@@ -339,7 +339,7 @@ struct TransposeOp {
     const auto& plan = resolved.plan_as<LaunchPlan>([](const Config& c) { return plan_for(dtype_of<T>(), c); });
     cl::Kernel& kernel = resolved.main_kernel(target, kTransposeFamily, plan.options, plan.kernel, kTransposeOp);
     const Geometry whole = plan.geometry(m.rows, m.cols);
-    check_work_group_fits(kTransposeOp, *resolved.program, plan.kernel, whole.local_x * whole.local_y);
+    resolved.check_main_work_group(kTransposeOp, plan.kernel, whole.local_x * whole.local_y);
     return enqueue_bands(queue, kernel, plan, m, wait);
   }
 };

@@ -1,10 +1,11 @@
-// The per-thread memo of the op frame (src/ops/op_frame.hpp): what a warm call finds, and that an entry an enqueue
-// in progress holds (pinned) is never the one a nested op's call replaces.
+// The per-thread memo of the op frame (src/ops/op_frame.hpp): what a warm call finds, that an entry an enqueue in
+// progress holds (pinned) is never the one a nested op's call replaces, and the main kernel's work-group check.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <vector>
 
+#include "build_options.hpp"
 #include "ops/op_frame.hpp"
 #include "support/fixture.hpp"
 
@@ -60,5 +61,27 @@ TEST_SUITE("runtime.op_frame") {
     }
     for (std::uint64_t i = 0; i < 32; ++i) detail::remember(target, key_of(6000 + i), config_of(6000 + i));
     CHECK(detail::find_memoized(target, key_of(3000)) == nullptr);
+  }
+
+  TEST_CASE("op frame: the main kernel's work-group size is checked once per entry and size, refused above its limit") {
+    const detail::QueueTarget target = detail::queue_target(kOp, device().queue);
+    detail::Resolved resolved;
+    resolved.config = config_of(1);
+    const std::string kernel = "transpose_naive";  // no required work-group size: the device's limit
+    resolved.main_kernel(target, "transpose", detail::BuildOptions(), kernel, kOp);
+    const std::uint64_t limit = resolved.program->kernel_work_group_limit(kernel, kOp);
+    try {
+      resolved.check_main_work_group(kOp, kernel, limit + 1);
+      FAIL("expected tilecl::Error");
+    } catch (const Error& error) {
+      CHECK(error.argument() == "work-group size");
+      CHECK(error.status_name() == "CL_INVALID_WORK_GROUP_SIZE");
+    }
+    CHECK(resolved.checked_work_group == 0);  // a refused size is not remembered: the next call checks it again
+    resolved.check_main_work_group(kOp, kernel, limit);
+    CHECK(resolved.checked_work_group == limit);  // warm calls of this size skip the kernel lease and the query
+    CHECK_THROWS_AS(resolved.check_main_work_group(kOp, kernel, limit + 1), Error);  // another size is checked
+    CHECK(resolved.checked_work_group == limit);
+    resolved.check_main_work_group(kOp, kernel, 0);  // no local size: nothing to check
   }
 }

@@ -103,7 +103,7 @@ cl::Event enqueue_gemm(const QueueTarget& target, cl::CommandQueue& queue, Resol
       resolved.program
           ? resolved.kernel->kernel()
           : resolved.main_kernel(target, kFamily, main_options(dtype, resolved.config, plan), plan.kernel, kOp);
-  check_work_group_fits(kOp, *resolved.program, plan.kernel, plan.work_group);
+  resolved.check_main_work_group(kOp, plan.kernel, plan.work_group);
   // Programs are built before the workspace is leased: a compile never holds the workspace's lock.
   CompiledProgram* helpers = plan.workspace > 0 ? &helper_program(target, dtype, resolved) : nullptr;
   std::unique_ptr<WorkspaceLease> lease;

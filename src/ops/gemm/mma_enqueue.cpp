@@ -129,7 +129,7 @@ cl::Event enqueue_mma(const QueueTarget& target, cl::CommandQueue& queue, Resolv
   if (!workspace_fits(plan, *target.info))
     return enqueue_portable_instead(target, queue, format, problem, alpha, beta, wait, events);
   cl::Kernel& kernel = main_kernel(target, resolved, format, plan);
-  check_work_group_fits(kOp, *resolved.program, plan.kernel, plan.work_group);
+  resolved.check_main_work_group(kOp, plan.kernel, plan.work_group);
   if (plan.variant == "via_float")
     return enqueue_via_float(target, queue, *resolved.program, kernel, plan, alpha, beta, wait, events);
   std::unique_ptr<WorkspaceLease> lease;

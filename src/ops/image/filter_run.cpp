@@ -101,9 +101,8 @@ struct FilterFrameOp {
       auto program = ProgramCache::instance().get(target.context, target.device, kConvolveFamily, memo.options, op);
       return launch_filter_from(op, target, queue, *program, nullptr, memo.plan, c.problem, c.image, taps, wait).back();
     }
-    const bool first = !resolved.kernel.has_value();
     cl::Kernel& kernel = resolved.main_kernel(target, kConvolveFamily, memo.options, memo.kernel, name());
-    if (first) check_work_group_fits(op, *resolved.program, memo.kernel, filter_group_items(memo.plan, c.problem));
+    resolved.check_main_work_group(op, memo.kernel, filter_group_items(memo.plan, c.problem));
     return launch_filter_from(op, target, queue, *resolved.program, &kernel, memo.plan, c.problem, c.image, taps, wait)
         .back();
   }

@@ -95,9 +95,8 @@ struct GrayFrameOp {
     if (resolved.is_explicit)
       return launch_gray(target, queue, dtype_of<T>(), c.shape, memo.plan, c.width, c.height, c.operands, c.weights,
                          wait);
-    const bool first = !resolved.kernel.has_value();
     cl::Kernel& kernel = resolved.main_kernel(target, kColorFamily, memo.options, memo.kernel, kGrayOp);
-    if (first) check_work_group_fits(kGrayOp, *resolved.program, memo.kernel, gray_group_items(memo.plan));
+    resolved.check_main_work_group(kGrayOp, memo.kernel, gray_group_items(memo.plan));
     return launch_gray_kernel(queue, kernel, memo.plan, c.width, c.height, c.operands, c.weights, wait);
   }
 };
