@@ -24,6 +24,7 @@
 #include "tilecl/color.hpp"
 #include "tilecl/convolve.hpp"
 #include "tilecl/elementwise.hpp"
+#include "tilecl/gemv.hpp"
 
 namespace {
 
@@ -88,6 +89,10 @@ int main() {
   report(queue, "empty kernel, 64 work-items in one group", bare(64, 64));
   report(queue, "empty kernel, 4096 work-items", bare(4096, 0));
   report(queue, "axpy n=16", [&] { return cl::Event(tilecl::axpy<float>(queue, 16, 0.5f, a, 0, b, 0)); });
+  report(queue, "gemv float 200x15", [&] {
+    return cl::Event(tilecl::gemv<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, 200, 15, 1.0f, a, 0,
+                                         16, a, 0, 1, 0.0f, b, 0, 1));
+  });
   report(queue, "rgb_to_gray float 27x39 RGBA", [&] {
     return cl::Event(tilecl::rgb_to_gray<float>(
         queue, 27, 39, a, 0, 27 * 4, b, 0, 27, tilecl::GrayOptions(tilecl::GrayWeights(), tilecl::ChannelOrder::RGBA)));

@@ -15,6 +15,7 @@
 
 #include "launch_chain.hpp"
 #include "ops/gemv_tuning.hpp"
+#include "ops/op_frame.hpp"
 #include "program_cache.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemv.hpp"
@@ -168,16 +169,31 @@ void enqueue_product(const QueueTarget& target, LaunchSequence& chain, CompiledP
                  static_cast<cl_ulong>(p.y_offset), static_cast<cl_int>(p.ldy), static_cast<cl_int>(p.incy));
 }
 
+// What the op frame's resolve() needs for the tuned choice of a call without an explicit configuration (the
+// per-thread memo first, so that a warm call builds no subject, renders no options and takes no lock): the bucket as
+// a number (gemv_bucket's, without its string), and what else selects the program -- the form, the vectors and the
+// load width R's offset and leading dimension allow (lowered_config).
 template <typename T>
-Config resolve_config(const QueueTarget& target, const GemvProblem& p, const Config* config) {
-  if (config == nullptr) {
-    auto subject = make_gemv_subject(dtype_of<T>().name, gemv_bucket(p));
-    return ChoiceResolver::instance().choose(target, *subject).parameters;
+struct GemvChoice {
+  using Call = GemvProblem;
+  ShapeKey shape_key(const GemvProblem& p) const {
+    const double elements = static_cast<double>(p.rows) * static_cast<double>(p.cols);
+    const std::uint64_t size_class = p.vectors > 1 ? 3 : elements < 0x1p20 ? 0 : elements < 0x1p24 ? 1 : 2;
+    const std::uint64_t form = p.form == GemvForm::Dots ? 0 : 1;
+    const auto width = static_cast<std::uint64_t>(aligned_width(16, {p.r_offset, p.ldr}));
+    return {kGemvOp, dtype_of<T>().name, form << 2 | size_class, form | p.vectors << 1 | width << 6};
   }
-  const std::string why =
-      gemv_search_space(dtype_of<T>(), gemv_bucket(p), *target.info).validate(*config, *target.info);
-  if (!why.empty()) throw Error(kGemvOp, "config", CL_INVALID_VALUE, config->to_string() + ": " + why);
-  return *config;
+  std::unique_ptr<TuningSubject> subject(const GemvProblem& p) const {
+    return make_gemv_subject(dtype_of<T>().name, gemv_bucket(p));
+  }
+};
+
+// An explicit configuration (tests, the tuner), refused when it breaks the bucket's search space.
+template <typename T>
+const Config& validated_config(const QueueTarget& target, const GemvProblem& p, const Config& config) {
+  const std::string why = gemv_search_space(dtype_of<T>(), gemv_bucket(p), *target.info).validate(config, *target.info);
+  if (!why.empty()) throw Error(kGemvOp, "config", CL_INVALID_VALUE, config.to_string() + ": " + why);
+  return config;
 }
 
 // ---- validation of the public call ------------------------------------------------------------------------
@@ -281,12 +297,18 @@ cl::Event enqueue_gemv(const QueueTarget& target, cl::CommandQueue& queue, const
                        ComputeType<T> beta, const std::vector<cl::Event>* wait, const Config* config,
                        std::vector<cl::Event>* events) {
   check_problem(p);
-  // The scaling alone needs no tuned choice: without a configuration, it runs in the bucket's default program.
   const bool scale_only = alpha == 0 || p.depth() == 0;
-  const Config chosen = scale_only && config == nullptr
-                            ? gemv_default_config(dtype_of<T>(), gemv_bucket(p), *target.info)
-                            : resolve_config<T>(target, p, config);
-  // The program is built before the workspace is leased: a compile never holds the workspace's lock.
+  if (config == nullptr && !scale_only) {
+    // The memo entry keeps the choice and its program (built before the workspace is leased: a compile never holds
+    // the workspace's lock).
+    Resolved& resolved = resolve(GemvChoice<T>{}, target, p);
+    if (!resolved.program) resolved.program = gemv_program(target, dtype_of<T>(), resolved.config, p);
+    return enqueue_gemv_with_program<T>(target, queue, p, resolved.config, *resolved.program, alpha, beta, wait,
+                                        events);
+  }
+  // The scaling alone needs no tuned choice: without a configuration, it runs in the bucket's default program.
+  const Config chosen = config == nullptr ? gemv_default_config(dtype_of<T>(), gemv_bucket(p), *target.info)
+                                          : validated_config<T>(target, p, *config);
   auto program = gemv_program(target, dtype_of<T>(), chosen, p);
   return enqueue_gemv_with_program<T>(target, queue, p, chosen, *program, alpha, beta, wait, events);
 }

@@ -13,6 +13,7 @@
 #include "support/guarded_buffer.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemv.hpp"
+#include "tilecl/runtime.hpp"
 #include "tilecl/tuning.hpp"
 #include "tuning/op_registry.hpp"
 
@@ -346,6 +347,33 @@ TEST_SUITE("ops.gemv") {
     CHECK_FALSE(detail::gemv_problem_of_gemm(Layout::RowMajor, Transpose::No, Transpose::No, 9, 9, 9, tiny, 0, 9, tiny,
                                              0, 9, tiny, 0, 9)
                     .has_value());
+  }
+
+  TEST_CASE("gemv: a warm call takes its choice and program from the thread's memo entry, per load width") {
+    std::mt19937_64 random(12);
+    const std::vector<float> values = test::random_vector<float>(4096, random);
+    cl::Buffer a = test::to_device(values), x = test::to_device(values);
+    test::GuardedBuffer<float> y(200);
+    auto call = [&](std::size_t a_offset) {
+      gemv<float>(device().queue, Layout::RowMajor, Transpose::No, 200, 15, 1.0f, a, a_offset, 16, x, 0, 1, 0.0f,
+                  y.buffer(), y.offset(), 1)
+          .wait();
+    };
+    call(0);  // resolves (first use or the database) and builds
+    reset_statistics();
+    call(0);
+    CHECK(statistics().memory_hits == 0);  // the program came with the memo entry, not from the program cache
+    CHECK(statistics().compiles == 0);
+    CHECK(statistics().tunings == 0);
+    // R's offset one element off its vectors: another program (VEC 1), another memo entry, the right result.
+    call(1);
+    const std::vector<float> got = y.read();
+    y.check_guards("y");
+    for (std::size_t r = 0; r < 200; r += 37) {
+      double want = 0;
+      for (std::size_t c = 0; c < 15; ++c) want += static_cast<double>(values[1 + r * 16 + c]) * values[c];
+      CHECK(got[r] == doctest::Approx(want).epsilon(1e-4));
+    }
   }
 
   TEST_CASE("gemv: both forms with depth slices, gathered x and strided y at tiny sizes (also run under oclgrind)") {
