@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "checks.hpp"
 #include "launch.hpp"
@@ -232,18 +233,28 @@ cl::Event read_result(const std::string& name, cl::CommandQueue& queue, const DT
   return read;
 }
 
+// `memo`: the call's memo entry (nullptr for an explicit configuration), which keeps the program, with its work-group
+// sizes checked (they follow from the configuration), and the first pass's kernel for the next call on this thread.
 template <typename T>
 std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target, cl::CommandQueue& queue, ReduceOp op,
                               const Config& config, std::uint64_t n, const cl::Buffer& x, std::uint64_t x_offset,
-                              const Destination& destination, const std::vector<cl::Event>* wait) {
+                              const Destination& destination, const std::vector<cl::Event>* wait,
+                              Resolved* memo = nullptr) {
   const DTypeInfo& dtype = dtype_of<T>();
   const Plan plan = make_plan(config, dtype, op, *target.info, n);
-  auto program = ProgramCache::instance().get(target.context, target.device, kReduceFamily,
-                                              build_options_for(dtype, op, config), name);
   const std::string first_kernel = "reduce_" + config.variant;
-  check_work_group_fits(name, *program, first_kernel, plan.passes.front().local);
-  check_work_group_fits(name, *program, "reduce_partials", plan.passes.back().local);
-  auto first_lease = program->lease(first_kernel, name);
+  std::shared_ptr<CompiledProgram> program = memo != nullptr ? memo->program : nullptr;
+  if (!program) {
+    program = ProgramCache::instance().get(target.context, target.device, kReduceFamily,
+                                           build_options_for(dtype, op, config), name);
+    check_work_group_fits(name, *program, first_kernel, plan.passes.front().local);
+    check_work_group_fits(name, *program, "reduce_partials", plan.passes.back().local);
+    if (memo != nullptr) memo->program = program;
+  }
+  std::optional<CompiledProgram::Lease> own_first;
+  std::optional<CompiledProgram::Lease>& first_holder = memo != nullptr ? memo->kernel : own_first;
+  if (!first_holder) first_holder.emplace(program->lease(first_kernel, name));
+  CompiledProgram::Lease& first_lease = *first_holder;
   auto partials_lease = program->lease("reduce_partials", name);
 
   WorkspaceLease workspace = acquire_workspace(name, target.context, target.device, "reduce partials",
@@ -394,13 +405,14 @@ struct ReduceChoice {
   std::unique_ptr<TuningSubject> subject(const Call& c) const { return std::make_unique<ReduceSubject<T>>(c.op, c.n); }
 };
 
+// The call's memo entry (its choice resolved), or nullptr with an explicit configuration, which is checked.
 template <typename T>
-Config choose_config(const std::string& name, const Config* explicit_config, const QueueTarget& target, ReduceOp op,
+Resolved* memo_entry(const std::string& name, const Config* explicit_config, const QueueTarget& target, ReduceOp op,
                      std::uint64_t n) {
-  if (explicit_config == nullptr) return resolve(ReduceChoice<T>{}, target, {op, n}).config;
+  if (explicit_config == nullptr) return &resolve(ReduceChoice<T>{}, target, {op, n});
   check_explicit_config(name.c_str(), reduce_search_space(dtype_of<T>(), op, *target.info), *explicit_config,
                         *target.info);
-  return *explicit_config;
+  return nullptr;
 }
 
 template <typename T>
@@ -424,8 +436,10 @@ cl::Event run_reduce(const Config* explicit_config, cl::CommandQueue& queue, Red
     }
     return event;
   }
-  const Config config = choose_config<T>(name, explicit_config, target, op, n);
-  return launch<T>(name, target, queue, op, config, n, x, x_offset, Destination{&result, result_offset, nullptr}, wait)
+  Resolved* memo = memo_entry<T>(name, explicit_config, target, op, n);
+  const Config& config = memo != nullptr ? memo->config : *explicit_config;
+  return launch<T>(name, target, queue, op, config, n, x, x_offset, Destination{&result, result_offset, nullptr}, wait,
+                   memo)
       .back();
 }
 
@@ -442,12 +456,14 @@ Out run_reduce_to_host(const std::string& name, bool wants_index, cl::CommandQue
   validate_input(name, target, dtype_of<T>(), op, n, x, x_offset);
   check_wait_list(name, wait, target.context);
   if (n == 0) return Out(0);
-  const Config config = choose_config<T>(name, nullptr, target, op, n);
+  Resolved* memo = memo_entry<T>(name, nullptr, target, op, n);
   Out out{};
   // Never blocks on a caller's event that fails meanwhile (launch.hpp: wait_on_host).
-  wait_on_host(name,
-               launch<T>(name, target, queue, op, config, n, x, x_offset, Destination{nullptr, 0, &out}, wait).back(),
-               wait);
+  wait_on_host(
+      name,
+      launch<T>(name, target, queue, op, memo->config, n, x, x_offset, Destination{nullptr, 0, &out}, wait, memo)
+          .back(),
+      wait);
   return out;
 }
 

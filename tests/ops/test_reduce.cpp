@@ -15,6 +15,7 @@
 #include "sweeps/shapes.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/reduce.hpp"
+#include "tilecl/runtime.hpp"
 #include "tilecl/tuning.hpp"
 #include "tuning/op_registry.hpp"
 #include "workspace.hpp"
@@ -199,6 +200,24 @@ const char* const kSubGroupShim = R"CLC(
 }  // namespace
 
 TEST_SUITE("ops.reduce") {
+  TEST_CASE("reduce: a warm call takes its program and first kernel from the thread's memo entry") {
+    std::mt19937_64 random(21);
+    const std::vector<float> values = test::random_vector<float>(1000, random);
+    cl::Buffer x = test::to_device(values);
+    double want = 0;
+    for (float value : values) want += value;
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max}) {
+      CAPTURE(to_string(op));
+      reduce_value<float>(device().queue, op, 1000, x, 0);  // resolves and builds
+      reset_statistics();
+      const float got = reduce_value<float>(device().queue, op, 1000, x, 0);
+      CHECK(statistics().memory_hits == 0);  // the program came with the memo entry, not from the program cache
+      CHECK(statistics().compiles == 0);
+      if (op == ReduceOp::Sum) CHECK(got == doctest::Approx(want).epsilon(1e-4));
+      if (op == ReduceOp::Max) CHECK(got == *std::max_element(values.begin(), values.end()));
+    }
+  }
+
   TEST_CASE("reduce: every variant matches the reference for every op at awkward lengths and offsets (float)") {
     for (const auto& setting : base_settings()) {
       CAPTURE(setting.config.to_string());
