@@ -90,9 +90,8 @@ int main() {
   report(queue, "empty kernel, 64 work-items in one group", bare(64, 64));
   report(queue, "empty kernel, 4096 work-items", bare(4096, 0));
   report(queue, "axpy n=16", [&] { return cl::Event(tilecl::axpy<float>(queue, 16, 0.5f, a, 0, b, 0)); });
-  report(queue, "sum float n=1000", [&] {
-    return cl::Event(tilecl::reduce<float>(queue, tilecl::ReduceOp::Sum, 1000, a, 0, b, 0));
-  });
+  report(queue, "sum float n=1000",
+         [&] { return cl::Event(tilecl::reduce<float>(queue, tilecl::ReduceOp::Sum, 1000, a, 0, b, 0)); });
   report(queue, "gemv float 200x15", [&] {
     return cl::Event(tilecl::gemv<float>(queue, tilecl::Layout::RowMajor, tilecl::Transpose::No, 200, 15, 1.0f, a, 0,
                                          16, a, 0, 1, 0.0f, b, 0, 1));
