@@ -171,17 +171,15 @@ void enqueue_product(const QueueTarget& target, LaunchSequence& chain, CompiledP
 
 // What the op frame's resolve() needs for the tuned choice of a call without an explicit configuration (the
 // per-thread memo first, so that a warm call builds no subject, renders no options and takes no lock): the bucket as
-// a number (gemv_bucket's, without its string), and what else selects the program -- the form, the vectors and the
-// load width R's offset and leading dimension allow (lowered_config).
+// a number (gemv_bucket_index), and what else selects the program -- the form, the vectors and the load width R's
+// offset and leading dimension allow (lowered_config).
 template <typename T>
 struct GemvChoice {
   using Call = GemvProblem;
   ShapeKey shape_key(const GemvProblem& p) const {
-    const double elements = static_cast<double>(p.rows) * static_cast<double>(p.cols);
-    const std::uint64_t size_class = p.vectors > 1 ? 3 : elements < 0x1p20 ? 0 : elements < 0x1p24 ? 1 : 2;
     const std::uint64_t form = p.form == GemvForm::Dots ? 0 : 1;
     const auto width = static_cast<std::uint64_t>(aligned_width(16, {p.r_offset, p.ldr}));
-    return {kGemvOp, dtype_of<T>().name, form << 2 | size_class, form | p.vectors << 1 | width << 6};
+    return {kGemvOp, dtype_of<T>().name, gemv_bucket_index(p), form | p.vectors << 1 | width << 6};
   }
   std::unique_ptr<TuningSubject> subject(const GemvProblem& p) const {
     return make_gemv_subject(dtype_of<T>().name, gemv_bucket(p));

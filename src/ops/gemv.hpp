@@ -98,6 +98,8 @@ cl::Event gemv_with(const Config& config, cl::CommandQueue& queue, Layout layout
 
 // The shape bucket of a problem ("dots,<2^20", ..., "columns,multi"; see gemv.cpp) and every bucket.
 std::string gemv_bucket(const GemvProblem& problem);
+// The same bucket as a number (its place in gemv_buckets()), without building the name: the per-call memo key.
+std::size_t gemv_bucket_index(const GemvProblem& problem);
 std::vector<std::string> gemv_buckets();
 
 // One variant, "gemv", for both forms (the problem picks the kernel; each bucket is tuned on its own form),

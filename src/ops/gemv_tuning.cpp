@@ -160,14 +160,13 @@ BuildOptions gemv_build_options(const DTypeInfo& dtype, const Config& config, Ge
   return options;
 }
 
-std::string gemv_bucket(const GemvProblem& problem) {
-  const std::string form = problem.form == GemvForm::Dots ? "dots," : "columns,";
-  if (problem.vectors > 1) return form + "multi";
+std::size_t gemv_bucket_index(const GemvProblem& problem) {
   const double elements = static_cast<double>(problem.rows) * static_cast<double>(problem.cols);
-  if (elements < 0x1p20) return form + "<2^20";
-  if (elements < 0x1p24) return form + "<2^24";
-  return form + ">=2^24";
+  const std::size_t size_class = problem.vectors > 1 ? 3 : elements < 0x1p20 ? 0 : elements < 0x1p24 ? 1 : 2;
+  return (problem.form == GemvForm::Dots ? 0 : 4) + size_class;  // bucket_table's order
 }
+
+std::string gemv_bucket(const GemvProblem& problem) { return bucket_table()[gemv_bucket_index(problem)].name; }
 
 const GemvBucketShape& gemv_bucket_problem(const std::string& bucket) {
   for (const auto& entry : bucket_table())

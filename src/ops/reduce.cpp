@@ -242,18 +242,18 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
                               Resolved* memo = nullptr) {
   const DTypeInfo& dtype = dtype_of<T>();
   const Plan plan = make_plan(config, dtype, op, *target.info, n);
-  const std::string first_kernel = "reduce_" + config.variant;
+  const auto first_kernel = [&config] { return "reduce_" + config.variant; };  // built where used: not on a warm call
   std::shared_ptr<CompiledProgram> program = memo != nullptr ? memo->program : nullptr;
   if (!program) {
     program = ProgramCache::instance().get(target.context, target.device, kReduceFamily,
                                            build_options_for(dtype, op, config), name);
-    check_work_group_fits(name, *program, first_kernel, plan.passes.front().local);
+    check_work_group_fits(name, *program, first_kernel(), plan.passes.front().local);
     check_work_group_fits(name, *program, "reduce_partials", plan.passes.back().local);
     if (memo != nullptr) memo->program = program;
   }
   std::optional<CompiledProgram::Lease> own_first;
   std::optional<CompiledProgram::Lease>& first_holder = memo != nullptr ? memo->kernel : own_first;
-  if (!first_holder) first_holder.emplace(program->lease(first_kernel, name));
+  if (!first_holder) first_holder.emplace(program->lease(first_kernel(), name));
   CompiledProgram::Lease& first_lease = *first_holder;
   auto partials_lease = program->lease("reduce_partials", name);
 
