@@ -24,10 +24,14 @@ class LaunchSequence {
   void launch(CompiledProgram& program, const std::string& kernel_name, const cl::NDRange& global,
               const cl::NDRange& local, const Args&... args) {
     auto lease = program.lease(kernel_name, op_);
-    set_kernel_args(op_, lease.kernel(), args...);
-    std::vector<cl::Event> previous;
-    if (last_() != nullptr) previous.push_back(last_);
-    last_ = enqueue_kernel(op_, queue_, lease.kernel(), global, local, last_() != nullptr ? &previous : first_wait_);
+    launch_kernel(lease.kernel(), global, local, args...);
+  }
+
+  // The same with a kernel the caller holds (leased for good by a memo entry, used by one thread at a time).
+  template <typename... Args>
+  void launch_kernel(cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const Args&... args) {
+    set_kernel_args(op_, kernel, args...);
+    last_ = enqueue_kernel(op_, queue_, kernel, global, local, next_wait());
     if (events_ != nullptr) events_->push_back(last_);
   }
 

@@ -11,6 +11,7 @@
 
 #include "launch_chain.hpp"
 #include "ops/gemm_batched_parts.hpp"
+#include "ops/op_frame.hpp"
 #include "program_cache.hpp"
 #include "tilecl/error.hpp"
 #include "tuning/choice_resolver.hpp"
@@ -113,39 +114,106 @@ struct Geometry {
   std::uint64_t work_group;
 };
 
-Geometry geometry_of(const Config& config, std::uint64_t m, std::uint64_t n, std::uint64_t batch,
-                     const DeviceInfo& device) {
+// A configuration's launch parameters, decoded once (a memo entry keeps them: no lookup by name on a warm call).
+struct LaunchShape {
+  bool tiled = false;
+  std::uint64_t tile_m = 1, tile_n = 1, wpt_m = 1, wpt_n = 1, mats = 1, wg_x = 1, wg_y = 1;
+};
+
+LaunchShape launch_shape_of(const Config& config) {
   const auto value = [&](const char* name) { return static_cast<std::uint64_t>(config.value(name)); };
+  LaunchShape shape;
   if (config.variant == "tiled") {
-    const std::uint64_t wg_x = value("TILE_N") / value("WPT_N"), wg_y = value("TILE_M") / value("WPT_M");
-    const std::uint64_t mats = value("MATS"), tiles = ceil_div(m, value("TILE_M")) * ceil_div(n, value("TILE_N"));
-    const std::uint64_t groups_z = std::min(ceil_div(batch, mats), kMaxGroupsZ);
-    return {cl::NDRange(tiles * wg_x, wg_y, groups_z * mats), cl::NDRange(wg_x, wg_y, mats), wg_x * wg_y * mats};
+    shape.tiled = true;
+    shape.tile_m = value("TILE_M"), shape.tile_n = value("TILE_N"), shape.wpt_m = value("WPT_M");
+    shape.wpt_n = value("WPT_N"), shape.mats = value("MATS");
+  } else if (config.variant == "cpu") {
+    shape.wpt_m = value("WPT_M"), shape.wpt_n = value("WPT_N"), shape.wg_x = value("WG_X"), shape.wg_y = value("WG_Y");
+  } else {
+    throw Error("gemm_batched", "config", CL_INVALID_VALUE, "unknown variant");
   }
-  if (config.variant != "cpu") throw Error("gemm_batched", "config", CL_INVALID_VALUE, "unknown variant");
-  const std::uint64_t wg_x = value("WG_X"), wg_y = value("WG_Y");
-  const std::uint64_t groups_z =
-      std::min({batch, kMaxGroupsZ, kCpuGroupsPerUnit * std::max<std::uint64_t>(1, device.compute_units)});
-  return {
-      cl::NDRange(round_up(ceil_div(n, value("WPT_N")), wg_x), round_up(ceil_div(m, value("WPT_M")), wg_y), groups_z),
-      cl::NDRange(wg_x, wg_y, 1), wg_x * wg_y};
+  return shape;
 }
 
-template <typename T>
-cl::Event enqueue_batched(const QueueTarget& target, cl::CommandQueue& queue, const Config& chosen, bool fit,
-                          const BatchedCall<T>& call, const std::vector<cl::Event>* wait,
-                          std::vector<cl::Event>* events) {
-  const std::string op = batched_op_name(call);
-  const KernelBatch<T> p = row_major(call);
-  const Config config =
-      fit ? gemm_batched_fit_config(dtype_of<T>(), chosen, p.m, p.n, p.k, p.batch, *target.info) : chosen;
-  auto program = ProgramCache::instance().get(
-      target.context, target.device, "gemm_batched",
-      gemm_batched_build_options(dtype_of<T>(), config, p.trans_a, p.trans_b, call.per_matrix(), alignment_of(p)), op);
-  const std::string kernel = "gemm_batched_" + config.variant;
-  const Geometry g = geometry_of(config, p.m, p.n, p.batch, *target.info);
-  check_work_group_fits(op, *program, kernel, g.work_group);
+Geometry geometry_of(const LaunchShape& s, std::uint64_t m, std::uint64_t n, std::uint64_t batch,
+                     const DeviceInfo& device) {
+  if (s.tiled) {
+    const std::uint64_t wg_x = s.tile_n / s.wpt_n, wg_y = s.tile_m / s.wpt_m;
+    const std::uint64_t tiles = ceil_div(m, s.tile_m) * ceil_div(n, s.tile_n);
+    const std::uint64_t groups_z = std::min(ceil_div(batch, s.mats), kMaxGroupsZ);
+    return {cl::NDRange(tiles * wg_x, wg_y, groups_z * s.mats), cl::NDRange(wg_x, wg_y, s.mats), wg_x * wg_y * s.mats};
+  }
+  const std::uint64_t groups_z =
+      std::min({batch, kMaxGroupsZ, kCpuGroupsPerUnit * std::max<std::uint64_t>(1, device.compute_units)});
+  return {cl::NDRange(round_up(ceil_div(n, s.wpt_n), s.wg_x), round_up(ceil_div(m, s.wpt_m), s.wg_y), groups_z),
+          cl::NDRange(s.wg_x, s.wg_y, 1), s.wg_x * s.wg_y};
+}
 
+// What a call runs: the configuration (fitted to the call's sizes where it was chosen), its program's options, its
+// kernel's name and launch parameters. A memo entry keeps one (plan_as); an explicit configuration makes its own.
+struct BatchedPlan {
+  Config config;
+  BuildOptions options;
+  std::string kernel;
+  LaunchShape launch;
+};
+
+template <typename T>
+BatchedPlan plan_of(const Config& chosen, bool fit, const KernelBatch<T>& p, bool per_matrix,
+                    const DeviceInfo& device) {
+  BatchedPlan plan;
+  plan.config = fit ? gemm_batched_fit_config(dtype_of<T>(), chosen, p.m, p.n, p.k, p.batch, device) : chosen;
+  plan.options =
+      gemm_batched_build_options(dtype_of<T>(), plan.config, p.trans_a, p.trans_b, per_matrix, alignment_of(p));
+  plan.kernel = "gemm_batched_" + plan.config.variant;
+  plan.launch = launch_shape_of(plan.config);
+  return plan;
+}
+
+std::uint64_t ceil_log2(std::uint64_t x) {
+  std::uint64_t bits = 0;
+  while (bits < 63 && (std::uint64_t{1} << bits) < x) ++bits;
+  return bits;
+}
+
+std::uint64_t alignment_code(std::uint64_t width) { return width >= 8 ? 3 : width >= 4 ? 2 : width >= 2 ? 1 : 0; }
+
+// What the op frame's resolve() needs for the tuned choice of a call (the per-thread memo first). The key holds what
+// the fitted configuration and its program depend on: the bucket and the fit follow the next powers of two of m, n
+// and k (gemm_batched_fit_config shrinks power-of-two tiles to them), the matrices per group the batch over the
+// device's compute units, the program the transposes, the per-matrix table and the operands' alignment.
+template <typename T>
+struct BatchedChoice {
+  struct Call {
+    const BatchedCall<T>* call;
+    const KernelBatch<T>* p;
+  };
+  ShapeKey shape_key(const Call& c) const {
+    const KernelBatch<T>& p = *c.p;
+    std::uint64_t batch_cap = 0;  // as gemm_batched_fit_config: log2 of the largest power of two b, 4 b units <= batch
+    const std::uint64_t units = std::max<std::uint64_t>(1, device_units);
+    while (batch_cap < 40 && (std::uint64_t{4} << batch_cap) * units <= p.batch) ++batch_cap;
+    const std::uint64_t k_class = p.k == 0 ? 0 : 1 + ceil_log2(p.k);  // k = 0 keeps the tile's depth
+    const std::uint64_t shape_class = ceil_log2(p.m) | ceil_log2(p.n) << 6 | k_class << 12 | batch_cap << 19;
+    const OperandAlignment align = alignment_of(p);
+    const std::uint64_t program_code =
+        static_cast<std::uint64_t>(p.trans_a) | static_cast<std::uint64_t>(p.trans_b) << 1 |
+        static_cast<std::uint64_t>(c.call->per_matrix()) << 2 | alignment_code(align.a) << 3 |
+        alignment_code(align.b) << 5 | alignment_code(align.c) << 7;
+    return {batched_op_name(*c.call), dtype_of<T>().name, shape_class, program_code};
+  }
+  std::unique_ptr<TuningSubject> subject(const Call& c) const {
+    return make_gemm_batched_subject(dtype_of<T>().name, gemm_batched_bucket(c.call->m, c.call->n),
+                                     c.call->per_matrix());
+  }
+  std::uint64_t device_units = 1;
+};
+
+template <typename T>
+cl::Event enqueue_batched(const QueueTarget& target, cl::CommandQueue& queue, cl::Kernel& kernel, const Geometry& g,
+                          const BatchedCall<T>& call, const KernelBatch<T>& p, const std::vector<cl::Event>* wait,
+                          std::vector<cl::Event>* events) {
+  const char* op = batched_op_name(call);
   std::unique_ptr<WorkspaceLease> lease;
   std::vector<unsigned char> table;
   if (call.per_matrix()) {
@@ -157,11 +225,12 @@ cl::Event enqueue_batched(const QueueTarget& target, cl::CommandQueue& queue, co
   if (lease) upload_table(op, queue, std::move(table), *lease, chain);
   // Without a table the kernel never reads `offsets`; any valid buffer fills the argument.
   const cl::Buffer& offsets = lease ? lease->buffer() : *p.c;
-  chain.launch(*program, kernel, g.global, g.local, static_cast<cl_int>(p.m), static_cast<cl_int>(p.n),
-               static_cast<cl_int>(p.k), p.alpha, *p.a, static_cast<cl_ulong>(p.a_offset), static_cast<cl_int>(p.lda),
-               static_cast<cl_ulong>(p.stride_a), *p.b, static_cast<cl_ulong>(p.b_offset), static_cast<cl_int>(p.ldb),
-               static_cast<cl_ulong>(p.stride_b), p.beta, *p.c, static_cast<cl_ulong>(p.c_offset),
-               static_cast<cl_int>(p.ldc), static_cast<cl_ulong>(p.stride_c), static_cast<cl_int>(p.batch), offsets);
+  chain.launch_kernel(kernel, g.global, g.local, static_cast<cl_int>(p.m), static_cast<cl_int>(p.n),
+                      static_cast<cl_int>(p.k), p.alpha, *p.a, static_cast<cl_ulong>(p.a_offset),
+                      static_cast<cl_int>(p.lda), static_cast<cl_ulong>(p.stride_a), *p.b,
+                      static_cast<cl_ulong>(p.b_offset), static_cast<cl_int>(p.ldb), static_cast<cl_ulong>(p.stride_b),
+                      p.beta, *p.c, static_cast<cl_ulong>(p.c_offset), static_cast<cl_int>(p.ldc),
+                      static_cast<cl_ulong>(p.stride_c), static_cast<cl_int>(p.batch), offsets);
   if (lease) lease->release_after(chain.last());
   return chain.last();
 }
@@ -181,17 +250,30 @@ void check_vector_sizes(const BatchedCall<T>& call) {
                       ": every per-matrix vector needs one entry per matrix");
 }
 
+// A chosen configuration, fitted to matrices smaller than its tile: the memo entry keeps the plan, the program and
+// the kernel (a warm call takes no lock, builds no string and leases nothing).
 template <typename T>
-Config resolve_config(const QueueTarget& target, const BatchedCall<T>& call, const Config* config) {
+cl::Event enqueue_chosen(const QueueTarget& target, cl::CommandQueue& queue, const BatchedCall<T>& run,
+                         const KernelBatch<T>& p, const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
+  const char* op = batched_op_name(run);
+  BatchedChoice<T> choice;
+  choice.device_units = target.info->compute_units;
+  Resolved& resolved = resolve(choice, target, {&run, &p});
+  const MemoPin pin(resolved);
+  const BatchedPlan& plan = resolved.plan_as<BatchedPlan>(
+      [&](const Config& chosen) { return plan_of(chosen, true, p, run.per_matrix(), *target.info); });
+  cl::Kernel& kernel = resolved.main_kernel(target, "gemm_batched", plan.options, plan.kernel, op);
+  const Geometry g = geometry_of(plan.launch, p.m, p.n, p.batch, *target.info);
+  resolved.check_main_work_group(op, plan.kernel, g.work_group);
+  return enqueue_batched<T>(target, queue, kernel, g, run, p, wait, events);
+}
+
+// An explicit configuration (tests, the tuner) runs as given, refused when it breaks its bucket's search space.
+template <typename T>
+void check_config(const QueueTarget& target, const BatchedCall<T>& call, const Config& config) {
   const std::string bucket = gemm_batched_bucket(call.m, call.n);
-  if (config == nullptr) {
-    auto subject = make_gemm_batched_subject(dtype_of<T>().name, bucket, call.per_matrix());
-    return ChoiceResolver::instance().choose(target, *subject).parameters;
-  }
-  const std::string why =
-      gemm_batched_search_space(dtype_of<T>(), bucket, *target.info).validate(*config, *target.info);
-  if (!why.empty()) throw Error(batched_op_name(call), "config", CL_INVALID_VALUE, config->to_string() + ": " + why);
-  return *config;
+  const std::string why = gemm_batched_search_space(dtype_of<T>(), bucket, *target.info).validate(config, *target.info);
+  if (!why.empty()) throw Error(batched_op_name(call), "config", CL_INVALID_VALUE, config.to_string() + ": " + why);
 }
 
 }  // namespace
@@ -213,8 +295,17 @@ cl::Event run_gemm_batched(const Config* config, cl::CommandQueue& queue, const 
   validate_batched<T>(target, regular ? strided : call);
   check_wait_list(op, wait, target.context);
   const BatchedCall<T>& run = regular && uniform_scalars(call) ? strided : call;
-  // A configuration the caller gave runs as given; a chosen one is fitted to matrices smaller than its tile.
-  return enqueue_batched<T>(target, queue, resolve_config(target, run, config), config == nullptr, run, wait, events);
+  const KernelBatch<T> p = row_major(run);
+  if (config != nullptr) {  // runs as given
+    check_config(target, run, *config);
+    const BatchedPlan plan = plan_of(*config, false, p, run.per_matrix(), *target.info);
+    auto program = ProgramCache::instance().get(target.context, target.device, "gemm_batched", plan.options, op);
+    const Geometry g = geometry_of(plan.launch, p.m, p.n, p.batch, *target.info);
+    check_work_group_fits(op, *program, plan.kernel, g.work_group);
+    auto lease = program->lease(plan.kernel, op);
+    return enqueue_batched<T>(target, queue, lease.kernel(), g, run, p, wait, events);
+  }
+  return enqueue_chosen<T>(target, queue, run, p, wait, events);
 }
 
 template cl::Event run_gemm_batched<float>(const Config*, cl::CommandQueue&, const BatchedCall<float>&,

@@ -16,6 +16,7 @@
 #include "sweeps/shapes.hpp"
 #include "tilecl/error.hpp"
 #include "tilecl/gemm_batched.hpp"
+#include "tilecl/runtime.hpp"
 #include "tuning/op_registry.hpp"
 
 using namespace tilecl;
@@ -468,6 +469,27 @@ TEST_SUITE("ops.gemm_batched") {
       if (device().info->fp64 && shape[0] == 60) {
         p.layout = Layout::ColMajor, p.trans_a = Transpose::Yes;
         check_batched<double>(nullptr, p);
+      }
+    }
+  }
+
+  TEST_CASE("gemm_batched: a warm call takes its fitted plan, program and kernel from the thread's memo entry") {
+    Problem p;
+    p.batch = 40, p.m = 6, p.n = 7, p.k = 5, p.alpha = 1.25, p.beta = 0.5;
+    check_batched<float>(nullptr, p);  // resolves (first use or the database), fits and builds
+    reset_statistics();
+    check_batched<float>(nullptr, p);
+    CHECK(statistics().memory_hits == 0);  // the program came with the memo entry, not from the program cache
+    CHECK(statistics().compiles == 0);
+    CHECK(statistics().tunings == 0);
+    // The same bucket fitted to other tiles (smaller powers of two), depth 1, with offsets, and a batch that fills
+    // groups differently: entries of their own, right results.
+    for (const auto& shape : std::vector<std::array<std::size_t, 4>>{{40, 3, 3, 2}, {40, 6, 7, 1}, {2, 6, 7, 5}}) {
+      p.batch = shape[0], p.m = shape[1], p.n = shape[2], p.k = shape[3];
+      for (const bool per_matrix : {false, true}) {
+        p.per_matrix = per_matrix;
+        CAPTURE(per_matrix);
+        check_batched<float>(nullptr, p);
       }
     }
   }
