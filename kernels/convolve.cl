@@ -1153,6 +1153,29 @@ CONV_INLINE void conv_box_row(uint* w, __global const uchar* src, const int pitc
   }
 }
 
+/* Output row y of the chunk at e0 from the window's column sums v: element i sums v[i + d CHANNELS], d = 0 ..
+ * 2 RADIUS_X; each after the first pixel's channels steps from the one a pixel before it. */
+CONV_INLINE void conv_box_output(const int* v, __global uchar* dst, const int dst_pitch, const int row_e, const int e0,
+                                 const int y, const float scale, const bool aligned, const uint4 fixed_point,
+                                 const float fixed_scale) {
+  int h[VEC];
+  float a[VEC];
+#pragma unroll
+  for (int i = 0; i < VEC; ++i) {
+    if (i < CHANNELS) {
+      int t = 0;
+#pragma unroll
+      for (int d = 0; d <= 2 * RADIUS_X; ++d) t += v[i + d * CHANNELS];
+      h[i] = t;
+    } else {
+      h[i] = h[i - CHANNELS] + v[i + 2 * RADIUS_X * CHANNELS] - v[i - CHANNELS];
+    }
+    a[i] = (float)h[i] * scale;
+  }
+  conv_store_dvec(dst + (long)y * dst_pitch + e0, conv_finish(CONV_VLOAD(0, a), e0, fixed_point, fixed_scale),
+                  row_e - e0, aligned);
+}
+
 __kernel void convolve_separable_sliding(const int width, const int height, __global const DTYPE* restrict src,
                                          const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
                                          const ulong dst_offset, const int dst_pitch,
@@ -1178,6 +1201,27 @@ __kernel void convolve_separable_sliding(const int width, const int height, __gl
   int v[BOX_BYTES];
 #pragma unroll
   for (int i = 0; i < BOX_BYTES; ++i) v[i] = 0;
+  if (inner && y0 - RADIUS_Y >= 0 && y0 + WPT_Y + RADIUS_Y <= height) {
+    /* Inside the image: fully unrolled, without a branch, so that later rows' loads issue early (the ring kernel's
+     * lesson). Input row y0 - RADIUS_Y + r enters at step r; from step 2 RADIUS_Y each step completes a row. */
+    __global const uchar* first = src + (long)(y0 - RADIUS_Y) * src_pitch + e0 - RADIUS_X * CHANNELS;
+#pragma unroll
+    for (int r = 0; r < WPT_Y + 2 * RADIUS_Y; ++r) {
+      uint entering[BOX_WORDS];
+      conv_window_words(entering, first + (long)r * src_pitch);
+      if (r > 2 * RADIUS_Y) {
+        uint leaving[BOX_WORDS];
+        conv_window_words(leaving, first + (long)(r - 2 * RADIUS_Y - 1) * src_pitch);
+#pragma unroll
+        for (int i = 0; i < BOX_BYTES; ++i) v[i] -= (int)CONV_WORD_BYTE(leaving, i);
+      }
+#pragma unroll
+      for (int i = 0; i < BOX_BYTES; ++i) v[i] += (int)CONV_WORD_BYTE(entering, i);
+      if (r >= 2 * RADIUS_Y)
+        conv_box_output(v, dst, dst_pitch, row_e, e0, y0 + r - 2 * RADIUS_Y, scale, aligned, fixed_point, fixed_scale);
+    }
+    return;
+  }
 #pragma unroll 1
   for (int r = -RADIUS_Y; r <= RADIUS_Y; ++r) { /* rolled: each row inlines the edge path (PoCL compiles slowly) */
     uint w[BOX_WORDS];
@@ -1194,24 +1238,7 @@ __kernel void convolve_separable_sliding(const int width, const int height, __gl
 #pragma unroll
       for (int i = 0; i < BOX_BYTES; ++i) v[i] += (int)CONV_WORD_BYTE(entering, i) - (int)CONV_WORD_BYTE(leaving, i);
     }
-    /* Along the row: output element i sums v[i + d CHANNELS], d = 0 .. 2 RADIUS_X; each after the first pixel's
-     * channels steps from the one a pixel before it. */
-    int h[VEC];
-    float a[VEC];
-#pragma unroll
-    for (int i = 0; i < VEC; ++i) {
-      if (i < CHANNELS) {
-        int t = 0;
-#pragma unroll
-        for (int d = 0; d <= 2 * RADIUS_X; ++d) t += v[i + d * CHANNELS];
-        h[i] = t;
-      } else {
-        h[i] = h[i - CHANNELS] + v[i + 2 * RADIUS_X * CHANNELS] - v[i - CHANNELS];
-      }
-      a[i] = (float)h[i] * scale;
-    }
-    conv_store_dvec(dst + (long)(y0 + r) * dst_pitch + e0, conv_finish(CONV_VLOAD(0, a), e0, fixed_point, fixed_scale),
-                    row_e - e0, aligned);
+    conv_box_output(v, dst, dst_pitch, row_e, e0, y0 + r, scale, aligned, fixed_point, fixed_scale);
   }
 }
 #endif
