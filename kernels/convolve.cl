@@ -121,18 +121,6 @@
  *       image's top and bottom take a rolled loop, the border rule applied once per window element. A tuning
  *       option, not a default (docs/notes/image.md: an interior-only prototype beat the tiled kernel on the H200;
  *       earlier forms of this kernel did not). Geometry as convolve_separable_vector.
- *   convolve_separable_sliding(same arguments as convolve_separable_vector)  [build-time radii; uchar; the
- *       host offers it only for separable filters whose row taps are all equal and whose column taps are all equal
- *       (box_blur), and not under USE_FIXED_POINT 2]
- *       Box filters on bytes by running sums: one chunk in WPT_Y consecutive rows per work-item keeps, for each
- *       element of its window (the chunk plus RADIUS_X pixels each side), the integer sum of the 2 RADIUS_Y + 1
- *       rows around the current one; each further row adds the entering row and subtracts the leaving one, and
- *       the chunk's sums step along the row the same way. The work per element does not grow with the filter
- *       (the window's width aside), no local memory, no barrier. The sums are exact integers; the result is the
- *       sum times row_filter[0] * col_filter[0] (float sums: within two roundings of the exact value) or, under
- *       USE_FIXED_POINT 1, the sum through the fixed-point finish (taps 1). Rows are read as aligned 32-bit
- *       words as convolve_separable_ring reads them; chunks within 3 bytes of a row's ends read element by
- *       element through the border rule. Geometry as convolve_separable_vector.
  *   Local memory of the tiled kernels, in bytes, with HALO = ceil(RADIUS_X * CHANNELS / VEC) * VEC:
  *       direct:    4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + 2 * HALO + PAD)
  *       separable: 4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + PAD), plus the direct figure when
@@ -146,7 +134,7 @@
  *   RADIUS_Y  vertical radius, likewise. Default 1.
  *   CONVOLVE_VARIANT  the kernels compiled: 0 all, 1 convolve_direct_naive, 2 convolve_direct_vector,
  *             3 convolve_direct_tiled, 4 convolve_rows_vector + convolve_cols_vector, 5 convolve_separable_vector,
- *             6 convolve_separable_tiled, 7 convolve_separable_ring, 8 convolve_separable_sliding. Default 0.
+ *             6 convolve_separable_tiled, 7 convolve_separable_ring. Default 0.
  *   VEC       elements per work-item along x: 2, 4, 8 or 16. Default 4.
  *   TILE_X    tiled kernels: pixels per work-group along x; TILE_X * CHANNELS must be a multiple of VEC.
  *             Default 32.
@@ -262,8 +250,8 @@
 #if CHANNELS < 1 || WPT_Y < 1
 #error "convolve.cl: CHANNELS and WPT_Y must be at least 1"
 #endif
-#if CONVOLVE_VARIANT < 0 || CONVOLVE_VARIANT > 8
-#error "convolve.cl: CONVOLVE_VARIANT must be 0 (every kernel) or 1..8"
+#if CONVOLVE_VARIANT < 0 || CONVOLVE_VARIANT > 7
+#error "convolve.cl: CONVOLVE_VARIANT must be 0 (every kernel) or 1..7"
 #endif
 
 /* Whether this program holds the kernels of variant v. */
@@ -976,27 +964,8 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
 #endif
 
 /* ---------------------------------------------------------------------------------------------------------
- * The GPU forms for bytes: registers only, aligned 32-bit loads.
+ * The GPU form for bytes: registers only, aligned 32-bit loads.
  * ------------------------------------------------------------------------------------------------------- */
-#if CONV_DTYPE_IS_UCHAR && (CONV_HAS(7) || CONV_HAS(8)) && RADIUS_X >= 0
-/* A chunk's row window in both kernels: the chunk plus RADIUS_X pixels each side, and the words that hold it. */
-#define CONV_WINDOW_BYTES (VEC + 2 * RADIUS_X * CHANNELS)
-#define CONV_WINDOW_WORDS ((CONV_WINDOW_BYTES + 3) / 4)
-/* The window's bytes s[0 .. CONV_WINDOW_BYTES - 1] into w (byte i in bits 8 (i % 4) of w[i / 4]), read as the
- * aligned 32-bit words that hold them (an unaligned uchar vector is loaded byte by byte on NVIDIA) and shifted into
- * place in pairs. Reads up to 3 bytes before s and after the window: the caller keeps them inside the row. */
-CONV_INLINE void conv_window_words(uint* w, __global const uchar* s) {
-  const uint m = (uint)((uintptr_t)s & 3u);
-  __global const uint* p = (__global const uint*)(s - m);
-  uint raw[CONV_WINDOW_WORDS + 1];
-#pragma unroll
-  for (int k = 0; k < CONV_WINDOW_WORDS; ++k) raw[k] = p[k];
-  raw[CONV_WINDOW_WORDS] = m + CONV_WINDOW_BYTES > 4 * CONV_WINDOW_WORDS ? p[CONV_WINDOW_WORDS] : 0u;
-#pragma unroll
-  for (int k = 0; k < CONV_WINDOW_WORDS; ++k) w[k] = (uint)(upsample(raw[k + 1], raw[k]) >> (8 * m));
-}
-#define CONV_WORD_BYTE(w, i) (((w)[(i) >> 2] >> (8 * ((i)&3))) & 0xFFu)
-#endif
 #if CONVOLVE_VARIANT == 7 && !(RADIUS_X >= 0 && RADIUS_Y >= 0)
 #error "convolve.cl: convolve_separable_ring (CONVOLVE_VARIANT 7) needs build-time radii"
 #endif
@@ -1024,10 +993,21 @@ CONV_INLINE void conv_ring_taps(CONV_ACC* h, const CONV_ACC* b, __constant CONV_
 CONV_INLINE void conv_ring_row(CONV_ACC* h, __global const DTYPE* row, const int e0, __constant CONV_ACC* taps) {
   CONV_ACC b[RING_BYTES];
 #if CONV_DTYPE_IS_UCHAR
-  uint w[RING_WORDS];
-  conv_window_words(w, row + e0 - RADIUS_X * CHANNELS);
+  __global const uchar* s = row + e0 - RADIUS_X * CHANNELS;
+  const uint m = (uint)((uintptr_t)s & 3u);
+  __global const uint* p = (__global const uint*)(s - m);
+  uint w[RING_WORDS + 1];
 #pragma unroll
-  for (int i = 0; i < RING_BYTES; ++i) b[i] = (CONV_ACC)CONV_WORD_BYTE(w, i);
+  for (int k = 0; k < RING_WORDS; ++k) w[k] = p[k];
+  w[RING_WORDS] = m + RING_BYTES > 4 * RING_WORDS ? p[RING_WORDS] : 0u;
+#pragma unroll
+  for (int k = 0; k < RING_WORDS; ++k) {
+    const uint x = (uint)(upsample(w[k + 1], w[k]) >> (8 * m));
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      if (4 * k + i < RING_BYTES) b[4 * k + i] = (CONV_ACC)((x >> (8 * i)) & 0xFFu);
+    }
+  }
 #else
 #pragma unroll
   for (int i = 0; i < RING_BYTES; ++i) b[i] = (CONV_ACC)row[e0 - RADIUS_X * CHANNELS + i];
@@ -1115,130 +1095,6 @@ __kernel void convolve_separable_ring(const int width, const int height, __globa
         conv_ring_column(ring, dst, dst_pitch, row_e, e0, y0 + r - 2 * RADIUS_Y, col_filter, aligned, fixed_point,
                          fixed_scale);
     }
-  }
-}
-#endif
-
-/* The box filter on bytes by running sums (see convolve_separable_sliding above). */
-#if CONVOLVE_VARIANT == 8 && !(RADIUS_X >= 0 && RADIUS_Y >= 0 && CONV_DTYPE_IS_UCHAR && USE_FIXED_POINT != 2)
-#error \
-    "convolve.cl: convolve_separable_sliding (CONVOLVE_VARIANT 8) needs build-time radii, uchar and USE_FIXED_POINT 0/1"
-#endif
-#if CONV_HAS(8) && RADIUS_X >= 0 && RADIUS_Y >= 0 && CONV_DTYPE_IS_UCHAR && USE_FIXED_POINT != 2
-#define BOX_BYTES CONV_WINDOW_BYTES
-#define BOX_WORDS CONV_WINDOW_WORDS
-/* The chunk at e0 reads whole 32-bit words inside its row: its window plus up to 3 bytes each side. */
-#define BOX_INNER(e0, row_e) ((e0)-RADIUS_X * CHANNELS >= 3 && (e0) + VEC + RADIUS_X * CHANNELS + 3 <= (row_e))
-
-/* The window of the chunk at e0 in input row yy (after the border rule; -1: a row of border values) as words:
- * aligned loads for inner chunks, element by element through the border rule for the others. */
-CONV_INLINE void conv_box_row(uint* w, __global const uchar* src, const int pitch, const int yy, const int e0,
-                              const bool inner, const int width, const uint border) {
-  if (yy < 0) {
-#pragma unroll
-    for (int k = 0; k < BOX_WORDS; ++k) w[k] = border * 0x01010101u;
-    return;
-  }
-  __global const uchar* row = src + (long)yy * pitch;
-  if (inner) {
-    conv_window_words(w, row + e0 - RADIUS_X * CHANNELS);
-    return;
-  }
-#pragma unroll
-  for (int k = 0; k < BOX_WORDS; ++k) w[k] = 0u;
-#pragma unroll
-  for (int i = 0; i < BOX_BYTES; ++i) {
-    const int offset = conv_element_offset(e0 - RADIUS_X * CHANNELS + i, width);
-    w[i >> 2] |= (offset >= 0 ? (uint)row[offset] : border) << (8 * (i & 3));
-  }
-}
-
-/* Output row y of the chunk at e0 from the window's column sums v: element i sums v[i + d CHANNELS], d = 0 ..
- * 2 RADIUS_X; each after the first pixel's channels steps from the one a pixel before it. */
-CONV_INLINE void conv_box_output(const int* v, __global uchar* dst, const int dst_pitch, const int row_e, const int e0,
-                                 const int y, const float scale, const bool aligned, const uint4 fixed_point,
-                                 const float fixed_scale) {
-  int h[VEC];
-  float a[VEC];
-#pragma unroll
-  for (int i = 0; i < VEC; ++i) {
-    if (i < CHANNELS) {
-      int t = 0;
-#pragma unroll
-      for (int d = 0; d <= 2 * RADIUS_X; ++d) t += v[i + d * CHANNELS];
-      h[i] = t;
-    } else {
-      h[i] = h[i - CHANNELS] + v[i + 2 * RADIUS_X * CHANNELS] - v[i - CHANNELS];
-    }
-    a[i] = (float)h[i] * scale;
-  }
-  conv_store_dvec(dst + (long)y * dst_pitch + e0, conv_finish(CONV_VLOAD(0, a), e0, fixed_point, fixed_scale),
-                  row_e - e0, aligned);
-}
-
-__kernel void convolve_separable_sliding(const int width, const int height, __global const DTYPE* restrict src,
-                                         const ulong src_offset, const int src_pitch, __global DTYPE* restrict dst,
-                                         const ulong dst_offset, const int dst_pitch,
-                                         __constant CONV_ACC* restrict row_filter,
-                                         __constant CONV_ACC* restrict col_filter, const int radius_x,
-                                         const int radius_y, const float border_value, const uint4 fixed_point,
-                                         const float fixed_scale) {
-  const int row_e = width * CHANNELS;
-  const int e0 = get_global_id(0) * VEC;
-  const int y0 = get_global_id(1) * WPT_Y;
-  if (e0 >= row_e || y0 >= height) return;
-  src += src_offset;
-  dst += dst_offset;
-  const uint border = (uint)border_value;
-  const bool aligned = CONV_ALIGNED(dst, dst_pitch);
-  const bool inner = BOX_INNER(e0, row_e);
-#if USE_FIXED_POINT
-  const float scale = 1.0f; /* taps 1: the fixed-point finish takes the sum itself */
-#else
-  const float scale = row_filter[0] * col_filter[0];
-#endif
-  /* v[i]: window element i summed over input rows y - RADIUS_Y .. y + RADIUS_Y of output row y. */
-  int v[BOX_BYTES];
-#pragma unroll
-  for (int i = 0; i < BOX_BYTES; ++i) v[i] = 0;
-  if (inner && y0 - RADIUS_Y >= 0 && y0 + WPT_Y + RADIUS_Y <= height) {
-    /* Inside the image: fully unrolled, without a branch, so that later rows' loads issue early (the ring kernel's
-     * lesson). Input row y0 - RADIUS_Y + r enters at step r; from step 2 RADIUS_Y each step completes a row. */
-    __global const uchar* first = src + (long)(y0 - RADIUS_Y) * src_pitch + e0 - RADIUS_X * CHANNELS;
-#pragma unroll
-    for (int r = 0; r < WPT_Y + 2 * RADIUS_Y; ++r) {
-      uint entering[BOX_WORDS];
-      conv_window_words(entering, first + (long)r * src_pitch);
-      if (r > 2 * RADIUS_Y) {
-        uint leaving[BOX_WORDS];
-        conv_window_words(leaving, first + (long)(r - 2 * RADIUS_Y - 1) * src_pitch);
-#pragma unroll
-        for (int i = 0; i < BOX_BYTES; ++i) v[i] -= (int)CONV_WORD_BYTE(leaving, i);
-      }
-#pragma unroll
-      for (int i = 0; i < BOX_BYTES; ++i) v[i] += (int)CONV_WORD_BYTE(entering, i);
-      if (r >= 2 * RADIUS_Y)
-        conv_box_output(v, dst, dst_pitch, row_e, e0, y0 + r - 2 * RADIUS_Y, scale, aligned, fixed_point, fixed_scale);
-    }
-    return;
-  }
-#pragma unroll 1
-  for (int r = -RADIUS_Y; r <= RADIUS_Y; ++r) { /* rolled: each row inlines the edge path (PoCL compiles slowly) */
-    uint w[BOX_WORDS];
-    conv_box_row(w, src, src_pitch, conv_row(y0 + r, height), e0, inner, width, border);
-#pragma unroll
-    for (int i = 0; i < BOX_BYTES; ++i) v[i] += (int)CONV_WORD_BYTE(w, i);
-  }
-  const int rows = min(WPT_Y, height - y0);
-  for (int r = 0; r < rows; ++r) {
-    if (r > 0) { /* row y0 + r + RADIUS_Y enters the sums, row y0 + r - RADIUS_Y - 1 leaves them */
-      uint entering[BOX_WORDS], leaving[BOX_WORDS];
-      conv_box_row(entering, src, src_pitch, conv_row(y0 + r + RADIUS_Y, height), e0, inner, width, border);
-      conv_box_row(leaving, src, src_pitch, conv_row(y0 + r - RADIUS_Y - 1, height), e0, inner, width, border);
-#pragma unroll
-      for (int i = 0; i < BOX_BYTES; ++i) v[i] += (int)CONV_WORD_BYTE(entering, i) - (int)CONV_WORD_BYTE(leaving, i);
-    }
-    conv_box_output(v, dst, dst_pitch, row_e, e0, y0 + r, scale, aligned, fixed_point, fixed_scale);
   }
 }
 #endif

@@ -8,8 +8,7 @@
 // Build against a Release build of tilecl:
 //   g++ -O2 -std=c++17 -Iinclude -Ibuild-gpu/include bench/experiments/image_latency.cpp \
 //       build-gpu/libtilecl.a -lOpenCL -lpthread -o image_latency
-// Run: TILECL_TUNE=off image_latency small|large|SECTION,... > latency.jsonl (sections: small, large, cpu, narrow,
-// narrow_short, prefetch, npp, sliding, sliding_cpu)
+// Run: TILECL_TUNE=off image_latency small|large|SECTION,... > latency.jsonl
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -325,42 +324,6 @@ void cpu_section() {
   }
 }
 
-// Box filters on bytes: the running-sum kernel (sliding) in several settings beside the default, at 7680x4320 on
-// 1 / 3 / 4 channels (issue 17's rows), larger boxes, a narrow image and a padded one.
-void sliding_section() {
-  const std::vector<Case> cases{{"box_blur", "uint8", 7680, 4320, 1, 5, 5, B::Clamp, "clamp", false},
-                                {"box_blur", "uint8", 7680, 4320, 3, 5, 5, B::Clamp, "clamp", false},
-                                {"box_blur", "uint8", 7680, 4320, 4, 5, 5, B::Clamp, "clamp", false},
-                                {"box_blur", "uint8", 7680, 4320, 1, 15, 15, B::Mirror, "mirror", false},
-                                {"box_blur", "uint8", 3001, 2047, 3, 9, 7, B::Reflect, "reflect", true},
-                                {"box_blur", "uint8", 2809, 1048, 1, 7, 5, B::Zero, "zero", false},
-                                {"box_blur", "uint8", 22, 5771, 4, 15, 15, B::Mirror, "mirror", false},
-                                {"box_blur", "uint8", 1920, 1080, 4, 3, 3, B::Clamp, "clamp", false}};
-  for (const auto& c : cases) {
-    std::vector<std::string> configs;
-    for (const char* vec : {"VEC=4", "VEC=8", "VEC=16"})
-      for (const char* rows : {"WPT_Y=8", "WPT_Y=16", "WPT_Y=32"})
-        configs.push_back(std::string("sliding ") + vec + " " + rows + " USE_ROUND_BY_ADD=1 WG_X=128 WG_Y=1");
-    configs.push_back("sliding VEC=8 WPT_Y=16 USE_ROUND_BY_ADD=1 WG_X=64 WG_Y=2");
-    explore(c, configs);
-  }
-}
-
-// The same on a CPU (PoCL): the bench's 1920x1080 box rows and a large box, a few settings.
-void sliding_cpu_section() {
-  const std::vector<Case> cases{{"box_blur", "uint8", 1920, 1080, 1, 5, 5, B::Clamp, "clamp", false},
-                                {"box_blur", "uint8", 1920, 1080, 3, 5, 5, B::Clamp, "clamp", false},
-                                {"box_blur", "uint8", 1920, 1080, 4, 5, 5, B::Clamp, "clamp", false},
-                                {"box_blur", "uint8", 1920, 1080, 3, 15, 15, B::Mirror, "mirror", false}};
-  for (const auto& c : cases) {
-    std::vector<std::string> configs;
-    for (const char* vec : {"VEC=4", "VEC=8", "VEC=16"})
-      for (const char* rows : {"WPT_Y=32", "WPT_Y=64"})
-        configs.push_back(std::string("sliding ") + vec + " " + rows + " USE_ROUND_BY_ADD=1 WG_X=128 WG_Y=1");
-    explore(c, configs);
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -379,7 +342,5 @@ int main(int argc, char** argv) {
   if (wants("narrow_short")) narrow_section(true);
   if (wants("prefetch")) prefetch_section();
   if (wants("npp")) npp_section();
-  if (wants("sliding")) sliding_section();
-  if (wants("sliding_cpu")) sliding_cpu_section();
   return 0;
 }

@@ -459,53 +459,6 @@ TEST_SUITE("ops.convolve") {
     }
   }
 
-  TEST_CASE("convolve: the running-sum box kernel (sliding) matches the reference on bytes, float and OpenCV sums") {
-    // Every border (the constant a byte value), 1, 3 and 4 channels, radii 0..7, windows up to its 64 elements,
-    // strips of 1, 3, 8, 16 and 32 rows (partial strips on every image), every vector width; images with chunks near
-    // both row ends and inside (133 x 71 with VEC 4: 3-byte margins either side), narrower than the filter, and of one
-    // pixel, under each layout (ragged offsets and pitches: every alignment of the word loads).
-    struct Case {
-      std::int64_t vec, wpt_y, wg_x, wg_y;
-      std::size_t channels;
-      Border border;
-      int rx, ry;
-      double border_value;
-    };
-    const std::vector<Case> cases{
-        {16, 8, 8, 2, 1, Border::Wrap, 7, 7, 0.0},       {4, 3, 16, 1, 3, Border::Clamp, 2, 0, 0.0},
-        {8, 1, 4, 4, 4, Border::Reflect, 3, 1, 0.0},     {16, 3, 8, 1, 3, Border::Mirror, 1, 4, 0.0},
-        {8, 16, 4, 2, 1, Border::Constant, 5, 3, 200.0}, {4, 32, 8, 1, 4, Border::Zero, 1, 2, 0.0},
-        {4, 8, 8, 1, 4, Border::Mirror, 7, 1, 0.0}};
-    const std::vector<std::pair<std::size_t, std::size_t>> images{{1, 1}, {5, 7}, {133, 71}};
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      const Case& c = cases[i];
-      const Config config =
-          rounding(with_group({"sliding", {{"VEC", c.vec}, {"WPT_Y", c.wpt_y}}}, c.wg_x, c.wg_y), c.vec == 8);
-      CAPTURE(config.to_string());
-      // OpenCV's shifting finish on every other case (a program each).
-      for (const Arithmetic arithmetic : {Arithmetic::Float, Arithmetic::OpenCV}) {
-        if (arithmetic == Arithmetic::OpenCV && i % 2) continue;
-        const Filter f{Op::Box, c.channels, c.border, c.rx, c.ry, 1.0, false, arithmetic, c.border_value};
-        check_images<std::uint8_t>(&config, f, images);
-      }
-    }
-    // Not offered where it does not apply: float images, taps that differ, OpenCV's dividing finish, windows above
-    // 64 elements.
-    detail::FilterShape box{detail::FilterForm::Separable, 4, 7, 7};
-    box.uniform = true;
-    const Config wide = rounding(with_group({"sliding", {{"VEC", 16}, {"WPT_Y", 32}}}, 8, 1), 1);
-    const DeviceInfo& info = *device().info;
-    CHECK(detail::convolve_search_space(box, detail::dtype_of<std::uint8_t>()).validate(wide, info) != "");
-    CHECK(detail::convolve_search_space(box, detail::dtype_of<std::uint8_t>())
-              .validate(rounding(with_group({"sliding", {{"VEC", 4}, {"WPT_Y", 32}}}, 8, 1), 1), info) == "");
-    CHECK(detail::convolve_search_space(box, detail::dtype_of<float>()).find("sliding") == nullptr);
-    box.uniform = false;
-    CHECK(detail::convolve_search_space(box, detail::dtype_of<std::uint8_t>()).find("sliding") == nullptr);
-    box.uniform = true, box.opencv = true, box.dividing_finish = true;
-    CHECK(detail::convolve_search_space(box, detail::dtype_of<std::uint8_t>()).find("sliding") == nullptr);
-    CHECK_THROWS_AS(check_images<std::uint8_t>(&wide, Filter{Op::Separable, 1, Border::Clamp, 1, 1}, {{5, 7}}), Error);
-  }
-
   TEST_CASE("convolve: every variant with OpenCV's byte arithmetic gives OpenCV's bytes exactly") {
     // Direct variants: filter2D's fused float sums; separable ones: GaussianBlur's and blur's integers.
     check_any(&kNaive, filter_of(Setting{Op::Convolve2d, kNaive, 0, 0, 1}, 1, Arithmetic::OpenCV), true,

@@ -45,9 +45,6 @@ FilterCall call_of(FilterOp op, const FilterImages& images, FilterShape shape, c
 
 // Whether taps read the same backwards, bit for bit.
 bool palindrome(const TapWords& taps) { return std::equal(taps.begin(), taps.end(), taps.rbegin()); }
-bool all_equal(const TapWords& taps) {
-  return std::adjacent_find(taps.begin(), taps.end(), std::not_equal_to<>()) == taps.end();
-}
 
 // Whether float taps (as words) are non-negative and sum to `sum` (in double).
 bool non_negative(const TapWords& taps, double& sum) {
@@ -77,7 +74,6 @@ FilterCall with_tap_properties(FilterCall call, bool bytes) {
   FilterShape& shape = call.problem.shape;
   shape.symmetric = palindrome(call.row) && palindrome(call.column);
   shape.unit_gain = bytes && !shape.opencv && unit_gain_taps(call.row, call.column);
-  shape.uniform = all_equal(call.row) && all_equal(call.column);
   return call;
 }
 

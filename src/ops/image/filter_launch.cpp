@@ -49,7 +49,6 @@ LaunchGeometry geometry_of(const FilterPlan& plan, const FilterProblem& problem)
     case FilterVariant::TwoPass:
       return fitted_flat_launch(plan.wg_x, plan.wg_y, ceil_div(row_elements, vec), problem.height);
     case FilterVariant::Ring:
-    case FilterVariant::Sliding:
     case FilterVariant::Vector: {
       const std::uint64_t rows = ceil_div(problem.height, static_cast<std::uint64_t>(plan.wpt_y));
       return fitted_flat_launch(plan.wg_x, plan.wg_y, ceil_div(row_elements, vec), rows);

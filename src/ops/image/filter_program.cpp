@@ -18,8 +18,6 @@ int variant_code(FilterForm form, FilterVariant variant) {
       return 5;
     case FilterVariant::Ring:
       return 7;
-    case FilterVariant::Sliding:
-      return 8;
     default:
       return 6;
   }
@@ -66,8 +64,7 @@ void add_tiled_macros(const FilterShape& shape, const FilterPlan& plan, BuildOpt
 }  // namespace
 
 bool fixed_radius(const FilterShape& shape, FilterVariant variant) {
-  if (variant == FilterVariant::Tiled || variant == FilterVariant::Ring || variant == FilterVariant::Sliding)
-    return true;
+  if (variant == FilterVariant::Tiled || variant == FilterVariant::Ring) return true;
   if (variant == FilterVariant::Naive) return false;
   if (shape.form == FilterForm::Direct)
     return (2 * shape.radius_x + 1) * (2 * shape.radius_y + 1) <= kMaxFixedDirectTaps;
@@ -85,9 +82,6 @@ BuildOptions filter_build_options(const FilterShape& shape, Border border, const
     add_tiled_macros(shape, plan, options);
   } else if (plan.variant == FilterVariant::Ring) {
     options.define("WPT_Y", plan.wpt_y);
-  } else if (plan.variant == FilterVariant::Sliding) {
-    options.define("WPT_Y", plan.wpt_y);
-    options.define("USE_UNIT_GAIN", shape.unit_gain ? 1 : 0);
   } else {
     add_untiled_macros(shape, plan, options);
   }
@@ -96,11 +90,10 @@ BuildOptions filter_build_options(const FilterShape& shape, Border border, const
 
 std::vector<std::string> filter_kernel_names(FilterForm form, FilterVariant variant) {
   if (variant == FilterVariant::TwoPass) return {"convolve_rows_vector", "convolve_cols_vector"};
-  const std::string name = variant == FilterVariant::Naive     ? "naive"
-                           : variant == FilterVariant::Tiled   ? "tiled"
-                           : variant == FilterVariant::Ring    ? "ring"
-                           : variant == FilterVariant::Sliding ? "sliding"
-                                                               : "vector";
+  const std::string name = variant == FilterVariant::Naive   ? "naive"
+                           : variant == FilterVariant::Tiled ? "tiled"
+                           : variant == FilterVariant::Ring  ? "ring"
+                                                             : "vector";
   return {std::string(form == FilterForm::Direct ? "convolve_direct_" : "convolve_separable_") + name};
 }
 
@@ -120,7 +113,6 @@ const std::map<std::string, std::vector<std::string>>& convolve_macro_table() {
         {"separable vector",
          with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW", "USE_SYMMETRIC", "USE_UNIT_GAIN"})},
         {"separable ring", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y"})},
-        {"separable sliding", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_UNIT_GAIN"})},
         {"separable tiled",
          with({"VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD", "USE_LOCAL_INPUT", "USE_PREFETCH"})}};
   }();

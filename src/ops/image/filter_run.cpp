@@ -69,7 +69,7 @@ struct FilterFrameOp {
     return convolve_search_space(c.problem.shape, dtype_of<T>());
   }
   // The tuning bucket (channels, radii, area class, arithmetic: FilterSubject::key) and what else the program
-  // depends on (the border rule, symmetric taps, OpenCV's dividing finish, unit gain, uniform taps).
+  // depends on (the border rule, symmetric taps, OpenCV's dividing finish, unit gain).
   ShapeKey shape_key(const Call& c) const {
     const FilterShape& s = c.problem.shape;
     const std::uint64_t area = area_class(c.problem.width * c.problem.height).width;
@@ -80,8 +80,7 @@ struct FilterFrameOp {
         (static_cast<std::uint64_t>(s.form == FilterForm::Direct) << 61) | (static_cast<std::uint64_t>(aspect) << 62);
     const std::uint64_t program_code =
         static_cast<std::uint64_t>(c.problem.border) | (static_cast<std::uint64_t>(s.symmetric) << 8) |
-        (static_cast<std::uint64_t>(s.dividing_finish) << 9) | (static_cast<std::uint64_t>(s.unit_gain) << 10) |
-        (static_cast<std::uint64_t>(s.uniform) << 11);
+        (static_cast<std::uint64_t>(s.dividing_finish) << 9) | (static_cast<std::uint64_t>(s.unit_gain) << 10);
     return {name(), dtype_of<T>().name, shape_class, program_code};
   }
   std::unique_ptr<TuningSubject> subject(const Call& c) const {

@@ -132,30 +132,6 @@ VariantSpace ring_space(const FilterShape& shape, const DTypeInfo& dtype) {
   return VariantSpace{"ring", parameters, constraints};
 }
 
-// Box filters on bytes by running sums (convolve_separable_sliding): elements and rows per work-item, a flat
-// work-group. Its window sums (VEC + 2 rx channels ints) and two rows' words stay in registers: the window at most
-// 64 elements (a 15x15 box on 4 channels takes VEC 4). Offered where the taps are uniform (box_blur) on bytes,
-// under float sums or OpenCV's shifting finish (not its dividing one, above 256 taps).
-std::optional<VariantSpace> sliding_space(const FilterShape& shape, const DTypeInfo& dtype) {
-  if (!shape.uniform || dtype.size != 1 || shape.form != FilterForm::Separable || shape.dividing_finish)
-    return std::nullopt;
-  std::vector<Parameter> parameters{{"VEC", {16, 8, 4}}, {"WPT_Y", {32, 16, 64, 8}}};
-  const auto channels = static_cast<std::int64_t>(shape.channels);
-  const std::int64_t rx = shape.radius_x, ry = shape.radius_y;
-  std::vector<Constraint> constraints{
-      one_of("VEC", {4, 8, 16}),
-      {"1 <= WPT_Y <= 128",
-       [](const Values& v, const DeviceInfo&) { return at(v, "WPT_Y") >= 1 && at(v, "WPT_Y") <= 128; }},
-      {"filter radii <= " + std::to_string(kMaxFixedRadius) + " and VEC + 2 rx channels <= 64",
-       [channels, rx, ry](const Values& v, const DeviceInfo&) {
-         return std::max(rx, ry) <= kMaxFixedRadius && at(v, "VEC") + 2 * rx * channels <= 64;
-       }}};
-  add_rounding_parameter(shape, dtype, parameters, constraints);
-  for (auto& parameter : work_group_parameters()) parameters.push_back(parameter);
-  constraints.push_back(work_group_fits());
-  return VariantSpace{"sliding", parameters, constraints};
-}
-
 // Bytes with float sums are rounded by adding 2^23 on every device: PoCL's rint is a software sequence, and on
 // the H200 the tiled kernels ran 1-3% faster with it (a 9x9 Gaussian on 1 / 3 channels at 7680x4320: 0.0745 /
 // 0.235 ms against 0.0757 / 0.241 ms with rint; bench/results/nvidia-h200/explore-overrides, run 7a).
@@ -302,9 +278,7 @@ SearchSpace build_search_space(const FilterShape& shape, const DTypeInfo& dtype)
                    [](const Values& v, const DeviceInfo&) { return at(v, "WPT_Y") >= 1 && at(v, "WPT_Y") <= 128; }}},
                  shape, dtype);
   VariantSpace two_pass = cpu_shaped("two_pass", {{"VEC", {4, 8, 16}}}, {vectors}, shape, dtype);
-  std::vector<VariantSpace> variants{tiled_space(shape, dtype), vector, two_pass, ring_space(shape, dtype)};
-  if (auto sliding = sliding_space(shape, dtype)) variants.push_back(std::move(*sliding));
-  return SearchSpace(std::move(variants));
+  return SearchSpace({tiled_space(shape, dtype), vector, two_pass, ring_space(shape, dtype)});
 }
 
 }  // namespace
@@ -312,9 +286,9 @@ SearchSpace build_search_space(const FilterShape& shape, const DTypeInfo& dtype)
 // Every call validates its configuration against the space: built once per shape and element type (building it
 // took a fifth of a small image filter's host time: perf on PoCL, 2026-12-02) and kept for the process.
 const SearchSpace& convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype) {
-  using Key = std::tuple<int, std::uint64_t, int, int, bool, bool, bool, bool, std::size_t, std::string>;
+  using Key = std::tuple<int, std::uint64_t, int, int, bool, bool, bool, std::size_t, std::string>;
   const Key key{static_cast<int>(shape.form), shape.channels,  shape.radius_x, shape.radius_y, shape.opencv,
-                shape.dividing_finish,        shape.symmetric, shape.uniform,  dtype.size,     dtype.cl_type};
+                shape.dividing_finish,        shape.symmetric, dtype.size,     dtype.cl_type};
   static std::mutex mutex;
   static std::map<Key, std::unique_ptr<const SearchSpace>> spaces;
   std::lock_guard<std::mutex> lock(mutex);
@@ -376,7 +350,6 @@ FilterPlan plan_of(const Config& config) {
                  : config.variant == "tiled"    ? FilterVariant::Tiled
                  : config.variant == "two_pass" ? FilterVariant::TwoPass
                  : config.variant == "ring"     ? FilterVariant::Ring
-                 : config.variant == "sliding"  ? FilterVariant::Sliding
                                                 : FilterVariant::Vector;
   plan.vec = value("VEC", 4);
   plan.tile_x = value("TILE_X", 0);

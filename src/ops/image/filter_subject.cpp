@@ -275,7 +275,6 @@ std::unique_ptr<TuningSubject> parse_filter_subject(FilterOp op, const std::stri
   }
   filter_shape.dividing_finish = filter_shape.opencv && op == FilterOp::Box && filter.width * filter.height > 256;
   filter_shape.symmetric = op == FilterOp::Box || op == FilterOp::Gaussian;  // subject_taps: symmetric ones
-  filter_shape.uniform = op == FilterOp::Box;                                // and a box's all equal
   if (dtype == "uint8") return make_filter_subject<std::uint8_t>(op, image.width, image.height, filter_shape, border);
   if (dtype == "float") return make_filter_subject<float>(op, image.width, image.height, filter_shape, border);
   throw Error(name, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not uint8 or float");

@@ -31,9 +31,6 @@ struct FilterShape {
   // Bytes with float sums, the blurs' host-built taps: non-negative, and the row sum times the column sum small
   // enough that every float sum stays below 255.5 (unit_gain_taps): the finish skips its clamp (USE_UNIT_GAIN).
   bool unit_gain = false;
-  // Every row tap equal and every column tap equal (box_blur's taps; checked bit for bit): on bytes the running-sum
-  // kernel (convolve_separable_sliding) can serve the call.
-  bool uniform = false;
 };
 
 // How integer sums become bytes under USE_FIXED_POINT (kernels/convolve.cl, "Arithmetic").
@@ -64,9 +61,8 @@ struct ImageOperands {
 };
 
 // The kernel variants of kernels/convolve.cl, by the name a configuration gives them ("naive", "vector",
-// "tiled" for both forms; "two_pass" and "ring" (bytes, build-time radii) for separable filters; "sliding" (bytes,
-// build-time radii, uniform taps) for box filters).
-enum class FilterVariant { Naive, Vector, Tiled, TwoPass, Ring, Sliding };
+// "tiled" for both forms; "two_pass" and "ring" (bytes, build-time radii) for separable filters).
+enum class FilterVariant { Naive, Vector, Tiled, TwoPass, Ring };
 
 // A configuration in typed form: the search space's parameters (kernels/convolve.cl documents each macro),
 // read from the configuration in one place (plan_of in filter_space.cpp). Fields a variant does not use keep
