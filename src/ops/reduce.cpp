@@ -2,7 +2,8 @@
 //
 // A reduction is a plan of passes enqueued back to back on the caller's queue, each waiting for the one before
 // (so out-of-order queues are safe too), with the partial results in a workspace (src/workspace.hpp):
-//   pass 1   reduce_<variant> reads x and writes P1 partials to workspace slots [0, P1);
+//   pass 1   reduce_<variant> reads x and writes P1 partials to workspace slots [0, P1) -- or, with one work-group
+//            (P1 = 1: small inputs), the result itself, where the last pass would have;
 //   pass 2.. reduce_partials, while more than 16 partials per work-item remain: spans of 16 * WG partials
 //            per work-group, written to the next free slots;
 //   last     reduce_partials with one work-group over what is left, writing the result.
@@ -41,6 +42,10 @@ constexpr std::int64_t kChunkedPartialsGroup = 64;
 // grows with the elements per lane: the plan launches enough work-groups that no lane adds more than this
 // (about 1e-7 relative for values of one sign; pairwise trees do the rest).
 constexpr std::uint64_t kMaxElementsPerLane = 4096;
+// Vectors per lane up to which the vector variant's first pass is one work-group that writes the result itself: one
+// launch instead of two (a launch costs PoCL 7-15 us of host and queue time, a GPU a few us, more than one group's
+// extra work at these sizes).
+constexpr std::uint64_t kSingleGroupVectorsPerLane = 8;
 // The smallest workspace asked for: small reductions of growing sizes then share one allocation instead of
 // reallocating at every step (oclgrind also reports false "uninitialized" reads in buffers allocated where
 // released ones were).
@@ -147,12 +152,22 @@ Plan make_plan(const Config& config, const DTypeInfo& dtype, ReduceOp op, const 
         std::max<std::uint64_t>(static_cast<std::uint64_t>(config.value("GROUPS_PER_CU")) * device.compute_units,
                                 ceil_div(ceil_div(n, kMaxElementsPerLane), tree * vec));
     count = std::max<std::uint64_t>(1, std::min(wanted, ceil_div(ceil_div(n, vec), tree)));
+    if (ceil_div(n, vec) <= tree * kSingleGroupVectorsPerLane) count = 1;
     first.local = tree;
     first.global = count * tree;
   } else {
     count = ceil_div(n, tree);
     first.local = tree;
     first.global = count * tree;
+  }
+  if (count == 1) {
+    // One partial is the result: the first pass writes it where the last pass would (pass_targets).
+    first.last = true;
+    plan.passes.push_back(first);
+    plan.final_slot = 0;
+    plan.index_base = round_up(value_size(dtype), 8) / 4;
+    plan.bytes = round_up(value_size(dtype), 8) + (is_arg(op) ? 4 : 0);
+    return plan;
   }
   plan.passes.push_back(first);
   std::uint64_t next = count, in = 0;
@@ -248,7 +263,10 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
     program = ProgramCache::instance().get(target.context, target.device, kReduceFamily,
                                            build_options_for(dtype, op, config), name);
     check_work_group_fits(name, *program, first_kernel(), plan.passes.front().local);
-    check_work_group_fits(name, *program, "reduce_partials", plan.passes.back().local);
+    // The later passes' group, whether or not this call's plan has them (the memo checks once per program).
+    const std::uint64_t partials_group =
+        config.variant == "chunked" ? kChunkedPartialsGroup : static_cast<std::uint64_t>(config.value("WG_X"));
+    check_work_group_fits(name, *program, "reduce_partials", partials_group);
     if (memo != nullptr) memo->program = program;
   }
   std::optional<CompiledProgram::Lease> own_first;
@@ -269,8 +287,11 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
       const std::vector<cl::Event>* after = events.empty() ? workspace.wait_list() : &previous;
       const cl::NDRange local = pass.local > 0 ? cl::NDRange(pass.local) : cl::NullRange;
       if (pass.first) {
-        set_kernel_args(name, first_lease.kernel(), static_cast<cl_int>(n), x, static_cast<cl_ulong>(x_offset), scratch,
-                        cl_ulong{0}, scratch, static_cast<cl_ulong>(plan.index_base));
+        const PassTargets out = pass.last ? pass_targets(pass, plan, destination, arg, scratch)
+                                          : PassTargets{&scratch, 0, &scratch, plan.index_base};
+        set_kernel_args(name, first_lease.kernel(), static_cast<cl_int>(n), x, static_cast<cl_ulong>(x_offset),
+                        *out.values, static_cast<cl_ulong>(out.value_offset), *out.indices,
+                        static_cast<cl_ulong>(out.index_offset));
         events.push_back(enqueue_kernel(name, queue, first_lease.kernel(), cl::NDRange(pass.global), local, after));
         continue;
       }
@@ -291,6 +312,15 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
   workspace.release_after(events.back());
   return events;
 }
+
+}  // namespace
+
+std::size_t reduce_launches(const Config& config, const DTypeInfo& dtype, ReduceOp op, const DeviceInfo& device,
+                            std::uint64_t n) {
+  return make_plan(config, dtype, op, device, n).passes.size();
+}
+
+namespace {
 
 // ---- Tuning ------------------------------------------------------------------------------------------
 

@@ -27,4 +27,9 @@ SearchSpace reduce_search_space(const DTypeInfo& dtype, ReduceOp op, const Devic
 // The configuration used when nothing is tuned: the one place to change the provisional defaults.
 Config reduce_default_config(const DTypeInfo& dtype, ReduceOp op, const DeviceInfo& device);
 
+// The kernel launches a reduction of n elements makes with `config` (its passes; the tests check the one-launch rule
+// for small inputs).
+std::size_t reduce_launches(const Config& config, const DTypeInfo& dtype, ReduceOp op, const DeviceInfo& device,
+                            std::uint64_t n);
+
 }  // namespace tilecl::detail

@@ -218,6 +218,20 @@ TEST_SUITE("ops.reduce") {
     }
   }
 
+  TEST_CASE("reduce: small inputs take one launch (one work-group writes the result), larger ones two or more") {
+    // The vector variant with 16 lanes of 4: up to 16 * 4 * 8 elements in one work-group. Every op and destination
+    // at lengths on both sides is compared with the reference by the cases below (kLengths, tiny lengths).
+    const Config config = base_settings()[2].config;
+    const auto& dtype = detail::dtype_of<float>();
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::ArgMin}) {
+      CHECK(detail::reduce_launches(config, dtype, op, *device().info, 1) == 1);
+      CHECK(detail::reduce_launches(config, dtype, op, *device().info, 512) == 1);
+      CHECK(detail::reduce_launches(config, dtype, op, *device().info, 513) == 2);
+      CHECK(detail::reduce_launches(config, dtype, op, *device().info, std::size_t{1} << 24) >= 2);
+      for (std::size_t n : {std::size_t{512}, std::size_t{513}}) check_reduce<float>(&config, op, n, 3);
+    }
+  }
+
   TEST_CASE("reduce: every variant matches the reference for every op at awkward lengths and offsets (float)") {
     for (const auto& setting : base_settings()) {
       CAPTURE(setting.config.to_string());
