@@ -258,14 +258,25 @@ cl::Event enqueue_chosen(const QueueTarget& target, cl::CommandQueue& queue, con
   const char* op = batched_op_name(run);
   BatchedChoice<T> choice;
   choice.device_units = target.info->compute_units;
-  Resolved& resolved = resolve(choice, target, {&run, &p});
-  const MemoPin pin(resolved);
-  const BatchedPlan& plan = resolved.plan_as<BatchedPlan>(
-      [&](const Config& chosen) { return plan_of(chosen, true, p, run.per_matrix(), *target.info); });
-  cl::Kernel& kernel = resolved.main_kernel(target, "gemm_batched", plan.options, plan.kernel, op);
-  const Geometry g = geometry_of(plan.launch, p.m, p.n, p.batch, *target.info);
-  resolved.check_main_work_group(op, plan.kernel, g.work_group);
-  return enqueue_batched<T>(target, queue, kernel, g, run, p, wait, events);
+  const typename BatchedChoice<T>::Call call{&run, &p};
+  const auto enqueue_with = [&](Resolved& resolved) {
+    const MemoPin pin(resolved);
+    const BatchedPlan& plan = resolved.plan_as<BatchedPlan>(
+        [&](const Config& chosen) { return plan_of(chosen, true, p, run.per_matrix(), *target.info); });
+    cl::Kernel& kernel = resolved.main_kernel(target, "gemm_batched", plan.options, plan.kernel, op);
+    const Geometry g = geometry_of(plan.launch, p.m, p.n, p.batch, *target.info);
+    resolved.check_main_work_group(op, plan.kernel, g.work_group);
+    return enqueue_batched<T>(target, queue, kernel, g, run, p, wait, events);
+  };
+  Resolved& resolved = resolve(choice, target, call);
+  try {
+    return enqueue_with(resolved);
+  } catch (const Error& error) {
+    // A chosen configuration that does not build or launch: reported once, recorded, and the key chosen again.
+    if (!is_configuration_failure(error)) throw;
+    const Config failed = resolved.config;  // the memo entry is replaced below
+    return enqueue_with(resolve_after_failure(choice, target, call, failed, error));
+  }
 }
 
 // An explicit configuration (tests, the tuner) runs as given, refused when it breaks its bucket's search space.

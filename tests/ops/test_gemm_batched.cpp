@@ -17,6 +17,7 @@
 #include "tilecl/error.hpp"
 #include "tilecl/gemm_batched.hpp"
 #include "tilecl/runtime.hpp"
+#include "tilecl/tuning.hpp"
 #include "tuning/op_registry.hpp"
 
 using namespace tilecl;
@@ -492,6 +493,27 @@ TEST_SUITE("ops.gemm_batched") {
         check_batched<float>(nullptr, p);
       }
     }
+  }
+
+  TEST_CASE("gemm_batched: a chosen configuration that fails to build is reported once and tuned around") {
+    test::ScopedEnv cache("TILECL_CACHE_DIR", test::temp_directory("batched-failing-choice"));
+    test::ScopedEnv mode("TILECL_TUNE", "first-use");
+    tuning::clear();
+    Problem p;
+    p.batch = 40, p.m = 6, p.n = 7, p.k = 5, p.alpha = 1.25, p.beta = 0.5;
+    check_batched<float>(nullptr, p);  // tunes and stores its winner, which then "fails to build"
+    const auto first = tuning::parameters_for(device().queue, "gemm_strided_batched", "float", "40x6x7x5");
+    REQUIRE(first.origin == tuning::Origin::FirstUse);
+    tuning::clear();
+    {
+      test::ScopedEnv failing("TILECL_TEST_FAIL_CONFIG", first.parameters.to_string());
+      const std::size_t reports = test::reports_mentioning(first.parameters.to_string());
+      check_batched<float>(nullptr, p);  // no error, right results
+      CHECK(test::reports_mentioning(first.parameters.to_string()) == reports + 1);
+      const auto second = tuning::parameters_for(device().queue, "gemm_strided_batched", "float", "40x6x7x5");
+      CHECK(second.parameters != first.parameters);
+    }
+    tuning::clear();
   }
 
   TEST_CASE("gemm_batched: double through both variants") {
