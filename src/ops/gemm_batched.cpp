@@ -190,9 +190,7 @@ struct BatchedChoice {
   };
   ShapeKey shape_key(const Call& c) const {
     const KernelBatch<T>& p = *c.p;
-    std::uint64_t batch_cap = 0;  // as gemm_batched_fit_config: log2 of the largest power of two b, 4 b units <= batch
-    const std::uint64_t units = std::max<std::uint64_t>(1, device_units);
-    while (batch_cap < 40 && (std::uint64_t{4} << batch_cap) * units <= p.batch) ++batch_cap;
+    const std::uint64_t batch_cap = ceil_log2(gemm_batched_matrices_cap(p.batch, *device));  // a power of two
     const std::uint64_t k_class = p.k == 0 ? 0 : 1 + ceil_log2(p.k);  // k = 0 keeps the tile's depth
     const std::uint64_t shape_class = ceil_log2(p.m) | ceil_log2(p.n) << 6 | k_class << 12 | batch_cap << 19;
     const OperandAlignment align = alignment_of(p);
@@ -206,7 +204,7 @@ struct BatchedChoice {
     return make_gemm_batched_subject(dtype_of<T>().name, gemm_batched_bucket(c.call->m, c.call->n),
                                      c.call->per_matrix());
   }
-  std::uint64_t device_units = 1;
+  const DeviceInfo* device;
 };
 
 template <typename T>
@@ -256,8 +254,7 @@ template <typename T>
 cl::Event enqueue_chosen(const QueueTarget& target, cl::CommandQueue& queue, const BatchedCall<T>& run,
                          const KernelBatch<T>& p, const std::vector<cl::Event>* wait, std::vector<cl::Event>* events) {
   const char* op = batched_op_name(run);
-  BatchedChoice<T> choice;
-  choice.device_units = target.info->compute_units;
+  const BatchedChoice<T> choice{target.info};
   const typename BatchedChoice<T>::Call call{&run, &p};
   const auto enqueue_with = [&](Resolved& resolved) {
     const MemoPin pin(resolved);

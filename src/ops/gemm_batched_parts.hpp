@@ -93,6 +93,10 @@ std::uint64_t common_alignment(std::uint64_t ld, const std::vector<std::size_t>&
 // batch gives each compute unit two groups; when one matrix a group is all the batch allows, outputs per
 // work-item shrink instead. Vector local reads are dropped where the outputs per work-item no longer allow them.
 // Anything else comes back unchanged.
+// The most matrices per work-group a fitted tiling takes for a batch: the largest power of two that still gives every
+// compute unit two groups (1 for small batches).
+std::uint64_t gemm_batched_matrices_cap(std::uint64_t batch, const DeviceInfo& device);
+
 Config gemm_batched_fit_config(const DTypeInfo& dtype, const Config& config, std::uint64_t m, std::uint64_t n,
                                std::uint64_t k, std::uint64_t batch, const DeviceInfo& device);
 

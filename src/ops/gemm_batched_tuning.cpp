@@ -229,6 +229,13 @@ SearchSpace gemm_batched_search_space(const DTypeInfo& dtype, const std::string&
 // (bench/results/nvidia-h100/session19, run 4).
 constexpr std::int64_t kThinGroup = 64;
 
+std::uint64_t gemm_batched_matrices_cap(std::uint64_t batch, const DeviceInfo& device) {
+  const std::uint64_t units = std::max(1u, device.compute_units);
+  std::uint64_t cap = 1;
+  while (cap * 2 * 2 * units <= batch) cap *= 2;
+  return cap;
+}
+
 Config gemm_batched_fit_config(const DTypeInfo& dtype, const Config& config, std::uint64_t m, std::uint64_t n,
                                std::uint64_t k, std::uint64_t batch, const DeviceInfo& device) {
   if (config.variant != "tiled" || m == 0 || n == 0) return config;
@@ -257,11 +264,8 @@ Config gemm_batched_fit_config(const DTypeInfo& dtype, const Config& config, std
            (tm2 + pad) % local_vec == 0 && (tn2 + pad) % local_vec == 0;
   };
   const auto pad_for = [&](bool vectors) { return vectors || value("USE_LOCAL_VECTORS") == 0 ? pad : 1; };
-  // Matrices per group: as many as keep the group's work-items and local memory, but only while the batch still
-  // gives every compute unit two groups.
-  const std::uint64_t units = std::max(1u, device.compute_units);
-  std::int64_t batch_cap = 1;
-  while (static_cast<std::uint64_t>(batch_cap) * 2 * 2 * units <= batch) batch_cap *= 2;
+  // Matrices per group: as many as keep the group's work-items and local memory, within the batch's cap.
+  const auto batch_cap = static_cast<std::int64_t>(gemm_batched_matrices_cap(batch, device));
   const std::int64_t pad2 = pad_for(keeps_vectors());
   std::int64_t mats2 = 1;
   while (mats2 * 2 <= std::min<std::int64_t>(64, batch_cap) && (tm2 / wm2) * (tn2 / wn2) * mats2 * 2 <= threads &&

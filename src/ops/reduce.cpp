@@ -160,39 +160,36 @@ Plan make_plan(const Config& config, const DTypeInfo& dtype, ReduceOp op, const 
     first.local = tree;
     first.global = count * tree;
   }
-  if (count == 1) {
-    // One partial is the result: the first pass writes it where the last pass would (pass_targets).
-    first.last = true;
-    plan.passes.push_back(first);
-    plan.final_slot = 0;
-    plan.index_base = round_up(value_size(dtype), 8) / 4;
-    plan.bytes = round_up(value_size(dtype), 8) + (is_arg(op) ? 4 : 0);
-    return plan;
-  }
+  // One partial is the result: the first pass writes it where the last pass would (pass_targets), slot 0.
+  first.last = count == 1;
   plan.passes.push_back(first);
-  std::uint64_t next = count, in = 0;
-  while (count > tree * kPartialsPerItem) {
-    Pass pass;
-    pass.count = count;
-    pass.span = tree * kPartialsPerItem;
-    const std::uint64_t groups = ceil_div(count, pass.span);
-    pass.in_slot = in;
-    pass.out_slot = next;
-    pass.local = tree;
-    pass.global = groups * tree;
-    plan.passes.push_back(pass);
-    in = next;
-    next += groups;
-    count = groups;
+  std::uint64_t next = 0;
+  if (!first.last) {
+    std::uint64_t in = 0;
+    next = count;
+    while (count > tree * kPartialsPerItem) {
+      Pass pass;
+      pass.count = count;
+      pass.span = tree * kPartialsPerItem;
+      const std::uint64_t groups = ceil_div(count, pass.span);
+      pass.in_slot = in;
+      pass.out_slot = next;
+      pass.local = tree;
+      pass.global = groups * tree;
+      plan.passes.push_back(pass);
+      in = next;
+      next += groups;
+      count = groups;
+    }
+    Pass last;
+    last.count = count;
+    last.span = count;
+    last.in_slot = in;
+    last.last = true;
+    last.local = tree;
+    last.global = tree;
+    plan.passes.push_back(last);
   }
-  Pass last;
-  last.count = count;
-  last.span = count;
-  last.in_slot = in;
-  last.last = true;
-  last.local = tree;
-  last.global = tree;
-  plan.passes.push_back(last);
   plan.final_slot = next;
   const std::uint64_t slots = next + 1;
   const std::uint64_t value_bytes = round_up(slots * value_size(dtype), 8);
@@ -287,8 +284,7 @@ std::vector<cl::Event> launch(const std::string& name, const QueueTarget& target
       const std::vector<cl::Event>* after = events.empty() ? workspace.wait_list() : &previous;
       const cl::NDRange local = pass.local > 0 ? cl::NDRange(pass.local) : cl::NullRange;
       if (pass.first) {
-        const PassTargets out = pass.last ? pass_targets(pass, plan, destination, arg, scratch)
-                                          : PassTargets{&scratch, 0, &scratch, plan.index_base};
+        const PassTargets out = pass_targets(pass, plan, destination, arg, scratch);  // slot 0 unless also last
         set_kernel_args(name, first_lease.kernel(), static_cast<cl_int>(n), x, static_cast<cl_ulong>(x_offset),
                         *out.values, static_cast<cl_ulong>(out.value_offset), *out.indices,
                         static_cast<cl_ulong>(out.index_offset));
