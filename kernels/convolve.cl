@@ -67,7 +67,9 @@
  *   convolve_direct_vector(same arguments)
  *       CPU form: one chunk in WPT_Y consecutive rows per work-item, VEC-wide float accumulators, no local
  *       memory. Chunks whose taps stay inside the row take unaligned vector loads with no checks; the others
- *       read their window through the border rule once per input row. With build-time radii and WPT_Y > 1,
+ *       read their window through the border rule once per input row (with a build-time RADIUS_X as whole
+ *       vectors in registers, each lane's element folded in vector arithmetic, where the window reaches at most
+ *       one row beyond either end; else through private memory). With build-time radii and WPT_Y > 1,
  *       each of the WPT_Y + 2ry input rows is read once and multiplied into the 2ry + 1 output rows it belongs
  *       to, kept in a ring of registers (one load per tap and input row instead of one per tap and output
  *       row); otherwise the output rows are computed one after another.
@@ -513,17 +515,21 @@ CONV_DVEC conv_finish(const CONV_AVEC s, const int e0, const uint4 fixed_point, 
 #define CONV_UNROLL_TAPS
 #endif
 
-#if USE_WINDOW && RADIUS_X >= 0
-/* The window of a chunk's row taps (VEC + 2 RADIUS_X CHANNELS elements from s) as CONV_WINDOW vectors, loaded and
- * converted once; the vector of tap dx (elements dx * CHANNELS ..) is one of them or a constant shuffle of two
- * neighbours. Chunks use it only when all CONV_WINDOW vectors lie inside the row (CONV_INNER). */
+#if RADIUS_X >= 0
+/* The window of a chunk's row taps (VEC + 2 RADIUS_X CHANNELS elements from element e0 - RADIUS_X CHANNELS) as
+ * CONV_WINDOW vectors; the vector of tap dx (elements dx * CHANNELS ..) is one of them or a constant shuffle of two
+ * neighbours. Interior chunks under USE_WINDOW load it from the row, edge chunks build it (conv_edge_vectors). */
 #define CONV_WINDOW ((2 * RADIUS_X * CHANNELS + 2 * VEC - 1) / VEC)
-#define CONV_INNER(e0, row_e) ((e0)-RADIUS_X * CHANNELS >= 0 && (e0)-RADIUS_X * CHANNELS + CONV_WINDOW * VEC <= (row_e))
 #define CONV_TAP_VECTOR(w, dx)      \
   (((dx)*CHANNELS) % VEC == 0       \
        ? (w)[((dx)*CHANNELS) / VEC] \
        : shuffle2((w)[((dx)*CHANNELS) / VEC], (w)[((dx)*CHANNELS) / VEC + 1], CONV_SHIFT((dx)*CHANNELS % VEC)))
 #define CONV_SHIFT(r) ((CONV_UVEC)(r) + TILECL_CAT(convert_uint, VEC)(CONV_LANES))
+#endif
+
+#if USE_WINDOW && RADIUS_X >= 0
+/* Interior chunks under USE_WINDOW: the window is loaded and converted once, when all of it lies inside the row. */
+#define CONV_INNER(e0, row_e) ((e0)-RADIUS_X * CHANNELS >= 0 && (e0)-RADIUS_X * CHANNELS + CONV_WINDOW * VEC <= (row_e))
 
 CONV_INLINE CONV_FVEC conv_direct_row_inner(CONV_FVEC acc, __global const DTYPE* row, const int e0,
                                             __constant float* taps, const int rx) {
@@ -572,13 +578,89 @@ CONV_INLINE void conv_edge_window(CONV_ACC* w, __global const DTYPE* row, const 
   for (int i = inside_to; i < CONV_EDGE_WINDOW; ++i) w[i] = conv_load_element(row, width, lo + i, border);
 }
 
+/* The same window as CONV_WINDOW vectors of the accumulator type, the tap vectors then coming from CONV_TAP_VECTOR
+ * (conv_edge_vectors). Where the window reaches at most one row beyond either end (conv_edge_in_reach), each lane's
+ * element is found through the border rule in vector arithmetic (one or two selects) and read on its own, and the
+ * window never leaves the registers (conv_edge_lanes); else it goes through private memory (conv_edge_window). Taps
+ * read as unaligned vectors from a private window written element by element wait on the writes they overlap:
+ * under PoCL that made an edge chunk cost several inner ones, and a row of at most 2 (VEC + RADIUS_X CHANNELS)
+ * elements is all edge chunks. */
+
+/* Pixels from floor((e0 - RADIUS_X CHANNELS) / CHANNELS) to that of the window's last vector's last lane: within
+ * [-(width - 1), 2 width - 2], where every rule folds a pixel with one reflection or shift. */
+CONV_INLINE bool conv_edge_in_reach(const int width, const int e0) {
+#if BORDER == 0 || BORDER == 1
+  return true;
+#else
+  const int first = e0 / CHANNELS - RADIUS_X; /* e0 >= 0 */
+  const int last = (e0 - RADIUS_X * CHANNELS + CONV_WINDOW * VEC - 1) / CHANNELS;
+  return width >= 2 && first >= -(width - 1) && last <= 2 * width - 2;
+#endif
+}
+
+/* M(k) for every lane k of a VEC-wide vector, k as its component name (s0 .. sf). */
+#define CONV_FOR_LANES_2(M) M(0) M(1)
+#define CONV_FOR_LANES_4(M) CONV_FOR_LANES_2(M) M(2) M(3)
+#define CONV_FOR_LANES_8(M) CONV_FOR_LANES_4(M) M(4) M(5) M(6) M(7)
+#define CONV_FOR_LANES_16(M) CONV_FOR_LANES_8(M) M(8) M(9) M(a) M(b) M(c) M(d) M(e) M(f)
+#define CONV_FOR_LANES TILECL_CAT(CONV_FOR_LANES_, VEC)
+
+CONV_INLINE void conv_edge_lanes(CONV_AVEC* w, __global const DTYPE* row, const int width, const int e0,
+                                 const CONV_ACC border) {
+  const CONV_IVEC n = (CONV_IVEC)(width);
+#pragma unroll
+  for (int j = 0; j < CONV_WINDOW; ++j) {
+    /* Element e >= -RADIUS_X CHANNELS; its pixel floor(e / CHANNELS) from a non-negative quotient. */
+    const CONV_IVEC e = (CONV_IVEC)(e0 - RADIUS_X * CHANNELS + j * VEC) + CONV_LANES;
+    const CONV_IVEC p = (e + (RADIUS_X + 1) * CHANNELS) / CHANNELS - (RADIUS_X + 1);
+#if BORDER == 0
+    /* Lanes outside the row read its nearest element, then take the border value. */
+    const CONV_IVEC outside = p < 0 || p >= n;
+    const CONV_IVEC offset = clamp(e, (CONV_IVEC)(0), (CONV_IVEC)(width * CHANNELS - 1));
+#else
+    const CONV_IVEC c = e - p * CHANNELS;
+#if BORDER == 1
+    const CONV_IVEC folded = clamp(p, (CONV_IVEC)(0), n - 1);
+#elif BORDER == 2
+    const CONV_IVEC folded = select(select(p, 2 * n - 2 - p, p >= n), -p, p < 0);
+#elif BORDER == 4
+    const CONV_IVEC folded = select(select(p, 2 * n - 1 - p, p >= n), -p - 1, p < 0);
+#else
+    const CONV_IVEC folded = select(select(p, p - n, p >= n), p + n, p < 0);
+#endif
+    const CONV_IVEC offset = folded * CHANNELS + c;
+#endif
+    CONV_AVEC v;
+#define CONV_EDGE_LANE(k) v.s##k = (CONV_ACC)row[offset.s##k];
+    CONV_FOR_LANES(CONV_EDGE_LANE)
+#undef CONV_EDGE_LANE
+#if BORDER == 0
+    v = select(v, (CONV_AVEC)(border), outside);
+#endif
+    w[j] = v;
+  }
+}
+
+CONV_INLINE void conv_edge_vectors(CONV_AVEC* w, __global const DTYPE* row, const int width, const int e0,
+                                   const CONV_ACC border) {
+  if (row && conv_edge_in_reach(width, e0)) {
+    conv_edge_lanes(w, row, width, e0, border);
+    return;
+  }
+  CONV_ACC t[CONV_WINDOW * VEC];
+  conv_edge_window(t, row, width, e0, border);
+  for (int i = CONV_EDGE_WINDOW; i < CONV_WINDOW * VEC; ++i) t[i] = border; /* lanes no tap reads */
+#pragma unroll
+  for (int j = 0; j < CONV_WINDOW; ++j) w[j] = CONV_VLOAD(j, t);
+}
+
 /* (Direct kernels: CONV_ACC is float, USE_FIXED_POINT being refused with them.) Taps in order, as the interior. */
 CONV_INLINE CONV_FVEC conv_direct_row_edge(CONV_FVEC acc, __global const DTYPE* row, const int width, const int e0,
                                            __constant float* taps, const int rx, const float border) {
-  float w[CONV_EDGE_WINDOW];
-  conv_edge_window(w, row, width, e0, border);
+  CONV_FVEC w[CONV_WINDOW];
+  conv_edge_vectors(w, row, width, e0, border);
 #pragma unroll
-  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc = CONV_MACV(acc, CONV_VLOAD(0, w + dx * CHANNELS), taps[dx]);
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc = CONV_MACV(acc, CONV_TAP_VECTOR(w, dx), taps[dx]);
   return acc;
 }
 #else
@@ -637,11 +719,11 @@ CONV_INLINE CONV_AVEC conv_row_inner(__global const DTYPE* row, const int e0, __
 #if RADIUS_X >= 0
 CONV_INLINE CONV_AVEC conv_row_edge(__global const DTYPE* row, const int width, const int e0, __constant CONV_ACC* taps,
                                     const int rx, const CONV_ACC border) {
-  CONV_ACC w[CONV_EDGE_WINDOW];
-  conv_edge_window(w, row, width, e0, border);
+  CONV_AVEC w[CONV_WINDOW];
+  conv_edge_vectors(w, row, width, e0, border);
   CONV_AVEC acc = (CONV_ACC)0;
 #pragma unroll
-  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc += taps[dx] * CONV_VLOAD(0, w + dx * CHANNELS);
+  for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) acc += taps[dx] * CONV_TAP_VECTOR(w, dx);
   return acc;
 }
 #else
@@ -711,36 +793,35 @@ __kernel void convolve_direct_naive(const int width, const int height, __global 
 
 #if CONV_HAS(2)
 #if RADIUS_X >= 0 && RADIUS_Y >= 0
-/* Tap vector dx of the chunk at e0 of a row: an unaligned load (interior chunks: s = the row at e0 - RADIUS_X
- * CHANNELS; with USE_WINDOW from the window win), or a load from the border-ruled window w (edge chunks). */
+/* Tap vector dx of an interior chunk (s = the row at e0 - RADIUS_X CHANNELS): an unaligned load, or with
+ * USE_WINDOW one of the window win's vectors or a shuffle of two. */
 #if USE_WINDOW
-#define CONV_DIRECT_TAP(interior, s, win, w, dx) \
-  ((interior) ? CONV_TAP_VECTOR(win, dx) : CONV_VLOAD(0, (w) + (dx)*CHANNELS))
+#define CONV_DIRECT_TAP(s, win, dx) CONV_TAP_VECTOR(win, dx)
 #else
-#define CONV_DIRECT_TAP(interior, s, win, w, dx) \
-  ((interior) ? CONV_TO_FVEC(CONV_LOADU((s) + (dx)*CHANNELS)) : CONV_VLOAD(0, (w) + (dx)*CHANNELS))
+#define CONV_DIRECT_TAP(s, win, dx) CONV_TO_FVEC(CONV_LOADU((s) + (dx)*CHANNELS))
 #endif
 
 /* Input row r of a strip of WPT_Y output rows from y0 (input row y0 - RADIUS_Y + r) added to the 2 RADIUS_Y + 1
  * output rows it belongs to: ring[j] is output row y0 + r - 2 RADIUS_Y + j, which takes this row with the filter's
  * row 2 RADIUS_Y - j. Each tap vector is read once and multiplied into every ring row; rows above y0 (j < 2 RADIUS_Y
- * - r) are not computed. Each output row receives its taps in row-major order, as the one-row path. */
+ * - r) are not computed. Each output row receives its taps in row-major order, as the one-row path. Edge chunks
+ * take their tap vectors from the border-ruled window win (conv_edge_vectors). */
 CONV_INLINE void conv_direct_ring_row(CONV_FVEC* ring, __global const DTYPE* row, const int width, const int e0,
                                       const bool inner, __constant float* filter, const int r, const float border) {
   const bool interior = inner && row;
   __global const DTYPE* s = interior ? row + e0 - RADIUS_X * CHANNELS : row;
-#if USE_WINDOW
   CONV_FVEC win[CONV_WINDOW];
-  if (interior) {
+  if (!interior) {
+    conv_edge_vectors(win, row, width, e0, border);
+  } else {
+#if USE_WINDOW
 #pragma unroll
     for (int j = 0; j < CONV_WINDOW; ++j) win[j] = CONV_TO_FVEC(CONV_VLOAD(j, s));
-  }
 #endif
-  float w[CONV_EDGE_WINDOW];
-  if (!interior) conv_edge_window(w, row, width, e0, border);
+  }
 #pragma unroll
   for (int dx = 0; dx <= 2 * RADIUS_X; ++dx) {
-    const CONV_FVEC v = CONV_DIRECT_TAP(interior, s, win, w, dx);
+    const CONV_FVEC v = interior ? CONV_DIRECT_TAP(s, win, dx) : CONV_TAP_VECTOR(win, dx);
 #pragma unroll
     for (int j = 0; j <= 2 * RADIUS_Y; ++j)
       if (r + j >= 2 * RADIUS_Y) ring[j] = CONV_MACV(ring[j], v, filter[(2 * RADIUS_Y - j) * (2 * RADIUS_X + 1) + dx]);

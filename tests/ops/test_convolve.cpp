@@ -459,6 +459,28 @@ TEST_SUITE("ops.convolve") {
     }
   }
 
+  TEST_CASE("convolve: edge chunks of the vector kernels at every width (also run under oclgrind)") {
+    // Chunks whose taps cross a row's end build their window through the border rule: in registers where it reaches
+    // at most one row beyond either end (kernels/convolve.cl, conv_edge_in_reach), else through private memory.
+    // Widths 1..40 of 8-lane chunks with 3 taps each side cross that limit for every rule and channel count, and
+    // rows of 2 (VEC + rx channels) elements or fewer are all edge chunks.
+    std::vector<std::pair<std::size_t, std::size_t>> images;
+    for (std::size_t width = 1; width <= 40; ++width) images.emplace_back(width, 3);
+    const Config fused = rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 2}, {"USE_WINDOW", 0}}}, 4, 2), 1);
+    const Config ring = rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 3}, {"USE_WINDOW", 1}}}, 8, 1), 1);
+    const Config one_row = rounding(with_group({"vector", {{"VEC", 4}, {"WPT_Y", 1}, {"USE_WINDOW", 0}}}, 8, 2), 0);
+    const std::array<std::size_t, 6> channels{1, 3, 4, 3, 1, 4};
+    for (std::size_t i = 0; i < kCombinations.size(); ++i) {
+      const Combination& c = kCombinations[i];
+      CAPTURE(i);
+      const Filter separable{Op::Separable, channels[i], c.border, 3, 1, 1.0, false, Arithmetic::Float, c.border_value};
+      check_any(&fused, separable, c.bytes, images);
+      Filter direct = separable;
+      direct.op = Op::Convolve2d;
+      check_any(i % 2 == 0 ? &ring : &one_row, direct, !c.bytes, images);
+    }
+  }
+
   TEST_CASE("convolve: every variant with OpenCV's byte arithmetic gives OpenCV's bytes exactly") {
     // Direct variants: filter2D's fused float sums; separable ones: GaussianBlur's and blur's integers.
     check_any(&kNaive, filter_of(Setting{Op::Convolve2d, kNaive, 0, 0, 1}, 1, Arithmetic::OpenCV), true,
