@@ -100,9 +100,9 @@
  *       it filters the WPT_Y + 2ry input rows along x once each. With a build-time RADIUS_Y the last 2ry + 1
  *       of them roll through registers and each output row is one column sum (so WPT_Y can be large: 32-64
  *       rows filter each input row 1.1-1.25 times); with a run-time radius each row pass is added to the
- *       WPT_Y column sums it belongs to. With a build-time radius, inner chunks of strips whose rows all lie
- *       inside the image (most work-items) take a loop of their own, without border rule, edge path or row
- *       bound. global = (round_up(ceil(width * CHANNELS / VEC), lx),
+ *       WPT_Y column sums it belongs to. With a build-time radius, inner chunks (most work-items) take a loop
+ *       of their own, without edge path or partial stores (rows beyond the image's top or bottom through the
+ *       border rule, by row). global = (round_up(ceil(width * CHANNELS / VEC), lx),
  *       round_up(ceil(height / WPT_Y), ly)); local launch-only.
  *   convolve_separable_tiled(same arguments as convolve_separable_vector)  [only when RADIUS_X, RADIUS_Y >= 0]
  *       GPU form, fused: the row pass of TILE_Y + 2ry rows into a local tile, then the column pass from local
@@ -977,21 +977,29 @@ __kernel void convolve_separable_vector(const int width, const int height, __glo
 #if RADIUS_Y >= 0
   /* A build-time radius: the 2 RADIUS_Y + 1 row-pass results an output row needs roll through registers, each
    * input row filtered once per work-item, one column sum per output row. */
-  if (inner && rows_inside) {
-    /* Most work-items: an inner chunk of a strip whose rows all lie inside the image. No border rule, no row
-     * bound, no edge path: a loop of one row pass and (after the first 2 RADIUS_Y + 1 rows) one column sum. The
-     * ring holds one row more than a column sum reads, and the column sum of a row comes after the next row's
-     * pass: it reads row passes finished an iteration earlier, so the out-of-order core overlaps it with the
-     * new pass (PoCL, 2026-12-07: 3-5% on the 9x9 Gaussian on bytes). */
+  if (inner) {
+    /* Most work-items: an inner chunk. No edge path, whole vectors stored: a loop of one row pass and (after the
+     * first 2 RADIUS_Y + 1 rows) one column sum. The ring holds one row more than a column sum reads, and the
+     * column sum of a row comes after the next row's pass: it reads row passes finished an iteration earlier, so
+     * the out-of-order core overlaps it with the new pass (PoCL, 2026-12-07: 3-5% on the 9x9 Gaussian on bytes).
+     * Rows beyond the image's top or bottom go through the border rule here too (a Constant one's row pass is
+     * the border value's): images of few rows have no strip inside, and the general loop below cost them 1.5x
+     * per pixel (PoCL, 1878x66x4 11x11 box on bytes, 2026-12-07). */
+    const int rows_out = min(WPT_Y, height - y0);
+    const CONV_ACC border_row = conv_constant_row(row_filter, rx, border);
     CONV_AVEC ring[2 * RADIUS_Y + 2];
 #pragma unroll
     for (int j = 0; j < 2 * RADIUS_Y + 2; ++j) ring[j] = (CONV_ACC)0;
     __global const DTYPE* row = src + (long)(y0 - RADIUS_Y) * src_pitch;
     __global DTYPE* out = dst + (long)y0 * dst_pitch + e0;
-    for (int r = 0; r <= WPT_Y + 2 * RADIUS_Y; ++r, row += src_pitch) {
+    for (int r = 0; r <= rows_out + 2 * RADIUS_Y; ++r, row += src_pitch) {
 #pragma unroll
       for (int j = 0; j <= 2 * RADIUS_Y; ++j) ring[j] = ring[j + 1];
-      if (r < WPT_Y + 2 * RADIUS_Y) ring[2 * RADIUS_Y + 1] = conv_row_inner(row, e0, row_filter, rx);
+      if (r < rows_out + 2 * RADIUS_Y) {
+        __global const DTYPE* from =
+            rows_inside ? row : CONV_ROW_PTR(src, src_pitch, conv_row(y0 - RADIUS_Y + r, height));
+        ring[2 * RADIUS_Y + 1] = from ? conv_row_inner(from, e0, row_filter, rx) : (CONV_AVEC)(border_row);
+      }
       if (r > 2 * RADIUS_Y) {
         const CONV_DVEC v = conv_finish(conv_column_sum(ring, col_filter), e0, fixed_point, fixed_scale);
         if (aligned) {

@@ -671,6 +671,32 @@ TEST_SUITE("ops.convolve") {
                                ImageLayout::Aligned, 0);
   }
 
+  TEST_CASE("convolve: the CPU defaults fuse strips of 64 rows for large images and filters of 5 rows or more") {
+    // A 2-core CPU: 64-row strips where the image gives each core two work-groups of them, 32 otherwise and for
+    // filters of 1 or 3 rows; the 64-row default then runs exact on images of one partial and one whole strip.
+    DeviceInfo cpu = *device().info;
+    cpu.type = CL_DEVICE_TYPE_CPU, cpu.local_memory_is_dedicated = false, cpu.compute_units = 2;
+    cpu.native_vector_width_float = 16;
+    cpu.max_work_group_size = std::max<std::size_t>(128, device().info->max_work_group_size);
+    const auto cpu_rows = [&](std::uint64_t channels, int ry, const detail::DTypeInfo& dtype, std::uint64_t pixels) {
+      const detail::FilterShape shape{detail::FilterForm::Separable, channels, 2, ry, false};
+      const Config config = detail::convolve_default_config(shape, dtype, cpu, pixels);
+      INFO(config.to_string());
+      CHECK(config.variant == "vector");
+      return config.values.at("WPT_Y");
+    };
+    const std::uint64_t four_strips = 4 * 64 * 128 * 16;  // pixels of one channel for two work-groups per core
+    CHECK(cpu_rows(1, 4, detail::dtype_of<float>(), four_strips) == 64);
+    CHECK(cpu_rows(1, 4, detail::dtype_of<float>(), four_strips - 1) == 32);
+    CHECK(cpu_rows(4, 2, detail::dtype_of<std::uint8_t>(), four_strips / 4) == 64);
+    CHECK(cpu_rows(4, 1, detail::dtype_of<std::uint8_t>(), four_strips) == 32);
+    CHECK(cpu_rows(1, detail::kMaxFixedRadius + 1, detail::dtype_of<float>(), four_strips) == 8);
+    const Config strips = with_group({"vector", {{"VEC", 8}, {"WPT_Y", 64}, {"USE_WINDOW", 0}}}, 8, 1);
+    check_filter<float>(&strips, Filter{Op::Gaussian, 3, Border::Mirror, 4, 4, 1.7}, 41, 150, ImageLayout::Ragged, 0);
+    const Config byte_strips = rounding(strips, 1);
+    check_filter<std::uint8_t>(&byte_strips, Filter{Op::Box, 1, Border::Zero, 2, 3}, 93, 70, ImageLayout::Aligned, 0);
+  }
+
   TEST_CASE("convolve: the GPU defaults for small images (short tiles, two passes for large filters) are exact") {
     DeviceInfo gpu = *device().info;
     gpu.type = CL_DEVICE_TYPE_GPU, gpu.local_memory_is_dedicated = true;

@@ -323,7 +323,7 @@ Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype,
                           device.local_memory_bytes >= std::uint64_t{32} * 1024 && device.max_work_group_size >= 256;
   if (gpu_shaped) return gpu_default(shape, dtype, device, space, pixels, aspect);
   // CPUs (and devices without fast local memory): no local memory, one SIMD register of floats per work-item;
-  // fused separable passes of 32 rows per work-item (8 at run-time radii, which keep a sum per row); bytes
+  // fused separable passes of 32 or 64 rows per work-item (8 at run-time radii, which keep a sum per row); bytes
   // rounded by adding 2^23. Work-groups of 128 x 1: few,
   // large groups (PoCL runs a work-group as a loop; 8 x 1 was up to 1.5x slower at 1920x1080).
   const std::int64_t vec = std::clamp<std::int64_t>(static_cast<std::int64_t>(device.native_vector_width_float), 4, 16);
@@ -333,6 +333,15 @@ Config convolve_default_config(const FilterShape& shape, const DTypeInfo& dtype,
   set_rounding_default(shape, dtype, config);
   const Values work_group = work_group_default(128, 128, device.max_work_group_size);
   config.values.insert(work_group.begin(), work_group.end());
+  // Fused strips of 64 rows for filters of 5 rows or more where the image still gives every compute unit two
+  // work-groups of them: each input row is then filtered (64 + 2 ry) / 64 times instead of (32 + 2 ry) / 32. PoCL
+  // on 2 cores (bench/results/pocl-cpu/session23, enqueue + finish): 1014x650x4 11x11 float box 2.6-2.7 -> 1.7
+  // ms, 1920x1080x3 9x9 float Gaussian 4.4-4.7 -> 3.8-4.0 ms; bytes within the machine's noise.
+  if (shape.form == FilterForm::Separable && shape.radius_y >= 2 && shape.radius_y <= kMaxFixedRadius) {
+    const std::uint64_t strip = 64 * static_cast<std::uint64_t>(config.values["WG_X"] * config.values["VEC"]);
+    const std::uint64_t units = std::max(1u, device.compute_units);
+    if (pixels * shape.channels / strip >= 2 * units) config.values["WPT_Y"] = 64;
+  }
   // Direct filters: strips of 16 rows through the ring of output rows where it fits the registers, else one row.
   // PoCL, VEC 16 (bench/experiments/image_latency.cpp, section cpu): a 1x9 filter on a 1293x1621x4 byte image 5.1
   // -> 1.8 ms, a 5x5 one on 1920x1080 bytes 1.3 -> 0.7-1.1 ms, 3x3 on 1123x153 floats 0.14 -> 0.05-0.09 ms.
