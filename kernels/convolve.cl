@@ -579,9 +579,10 @@ CONV_INLINE void conv_edge_window(CONV_ACC* w, __global const DTYPE* row, const 
 }
 
 /* The same window as CONV_WINDOW vectors of the accumulator type, the tap vectors then coming from CONV_TAP_VECTOR
- * (conv_edge_vectors). Where the window reaches at most one row beyond either end (conv_edge_in_reach), each lane's
- * element is found through the border rule in vector arithmetic (one or two selects) and read on its own, and the
- * window never leaves the registers (conv_edge_lanes); else it goes through private memory (conv_edge_window). Taps
+ * (conv_edge_vectors). Where the window reaches at most one row beyond either end (conv_edge_in_reach), it never
+ * leaves the registers (conv_edge_lanes): a vector inside the row is one load, in the others each lane's element
+ * is found through the border rule in vector arithmetic (one or two selects) and read on its own; else the window
+ * goes through private memory (conv_edge_window). Taps
  * read as unaligned vectors from a private window written element by element wait on the writes they overlap:
  * under PoCL that made an edge chunk cost several inner ones, and a row of at most 2 (VEC + RADIUS_X CHANNELS)
  * elements is all edge chunks. */
@@ -610,8 +611,13 @@ CONV_INLINE void conv_edge_lanes(CONV_AVEC* w, __global const DTYPE* row, const 
   const CONV_IVEC n = (CONV_IVEC)(width);
 #pragma unroll
   for (int j = 0; j < CONV_WINDOW; ++j) {
+    const int first = e0 - RADIUS_X * CHANNELS + j * VEC;
+    if (first >= 0 && first + VEC <= width * CHANNELS) { /* a vector inside the row: one load */
+      w[j] = CONV_TO_AVEC(CONV_LOADU(row + first));
+      continue;
+    }
     /* Element e >= -RADIUS_X CHANNELS; its pixel floor(e / CHANNELS) from a non-negative quotient. */
-    const CONV_IVEC e = (CONV_IVEC)(e0 - RADIUS_X * CHANNELS + j * VEC) + CONV_LANES;
+    const CONV_IVEC e = (CONV_IVEC)(first) + CONV_LANES;
     const CONV_IVEC p = (e + (RADIUS_X + 1) * CHANNELS) / CHANNELS - (RADIUS_X + 1);
 #if BORDER == 0
     /* Lanes outside the row read its nearest element, then take the border value. */
