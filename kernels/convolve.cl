@@ -582,10 +582,9 @@ CONV_INLINE void conv_edge_window(CONV_ACC* w, __global const DTYPE* row, const 
  * (conv_edge_vectors). Where the window reaches at most one row beyond either end (conv_edge_in_reach), it never
  * leaves the registers (conv_edge_lanes): a vector inside the row is one load, in the others each lane's element
  * is found through the border rule in vector arithmetic (one or two selects) and read on its own; else the window
- * goes through private memory (conv_edge_window). Taps
- * read as unaligned vectors from a private window written element by element wait on the writes they overlap:
- * under PoCL that made an edge chunk cost several inner ones, and a row of at most 2 (VEC + RADIUS_X CHANNELS)
- * elements is all edge chunks. */
+ * goes through private memory (conv_edge_window). Taps read as unaligned vectors from a private window written
+ * element by element wait on the writes they overlap: under PoCL that made an edge chunk cost several inner ones,
+ * and a row of at most 2 (VEC + RADIUS_X CHANNELS) elements is all edge chunks. */
 
 /* Pixels from floor((e0 - RADIUS_X CHANNELS) / CHANNELS) to that of the window's last vector's last lane: within
  * [-(width - 1), 2 width - 2], where every rule folds a pixel with one reflection or shift. */
