@@ -459,11 +459,15 @@ TEST_SUITE("ops.convolve") {
     }
   }
 
-  TEST_CASE("convolve: edge chunks of the vector kernels at every width (also run under oclgrind)") {
+  TEST_CASE("convolve: edge chunks of the vector kernels at every width") {
     // Chunks whose taps cross a row's end build their window through the border rule: in registers where it reaches
     // at most one row beyond either end (kernels/convolve.cl, conv_edge_in_reach), else through private memory.
     // Widths 1..40 of 8-lane chunks with 3 taps each side cross that limit for every rule and channel count, and
-    // rows of 2 (VEC + rx channels) elements or fewer are all edge chunks.
+    // rows of 2 (VEC + rx channels) elements or fewer are all edge chunks. Not marked for the oclgrind run: oclgrind
+    // 21.10's instruction counter (--inst-counts, which that run needs) corrupts its own heap and aborts on the
+    // register window of some settings (the 3-channel byte one at widths 11 and 12, for one); under oclgrind's
+    // bounds, race and uninitialized-value checks without it the case passes (2026-12-07, by hand:
+    // `oclgrind --data-races --uninitialized --check-api tilecl_tests -tc="convolve: edge chunks*"`).
     std::vector<std::pair<std::size_t, std::size_t>> images;
     for (std::size_t width = 1; width <= 40; ++width) images.emplace_back(width, 3);
     const Config fused = rounding(with_group({"vector", {{"VEC", 8}, {"WPT_Y", 2}, {"USE_WINDOW", 0}}}, 4, 2), 1);
