@@ -2,6 +2,8 @@
 // The experiments include it by its relative path and are built one file at a time (see each file's header).
 #pragma once
 
+#include <sys/resource.h>
+
 #include <CL/opencl.hpp>
 #include <algorithm>
 #include <chrono>
@@ -24,6 +26,25 @@ inline std::vector<double> single_call_ms(cl::CommandQueue& queue, const std::fu
   }
   std::sort(times.begin(), times.end());
   return times;
+}
+
+// The process's CPU time (user and system, every thread: PoCL's workers included) so far, in milliseconds. On a
+// shared machine it moves much less than wall time with the neighbours' load.
+inline double process_cpu_ms() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
+}
+
+// CPU time per call (process_cpu_ms) over `calls` calls, each ended by a finish.
+inline double cpu_ms_per_call(cl::CommandQueue& queue, const std::function<void()>& call, int calls) {
+  const double start = process_cpu_ms();
+  for (int k = 0; k < calls; ++k) {
+    call();
+    queue.finish();
+  }
+  return (process_cpu_ms() - start) / calls;
 }
 
 // One call and a finish first (compiles, first-use tuning and caches out of the way), then `batches` batches of

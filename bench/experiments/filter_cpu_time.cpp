@@ -17,8 +17,6 @@
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
-#include <sys/resource.h>
-
 #include <CL/opencl.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -30,17 +28,6 @@
 #include "tilecl/tuning.hpp"
 
 using namespace tilecl;
-
-namespace {
-
-double process_cpu_ms() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 7) {
@@ -89,13 +76,9 @@ int main(int argc, char** argv) {
       call();
       queue.finish();
       const std::vector<double> wall = experiments::single_call_ms(queue, call, 21);
-      const double start = process_cpu_ms();
-      for (int k = 0; k < reps; ++k) {
-        call();
-        queue.finish();
-      }
+      const double cpu = experiments::cpu_ms_per_call(queue, call, reps);
       std::printf("%s %s %s %zux%zu %-60s cpu_ms %.4f wall_p10 %.4f wall_median %.4f\n", op.c_str(), argv[2], argv[3],
-                  2 * rx + 1, 2 * ry + 1, text.c_str(), (process_cpu_ms() - start) / reps, wall[2], wall[10]);
+                  2 * rx + 1, 2 * ry + 1, text.c_str(), cpu, wall[2], wall[10]);
     } catch (const std::exception& e) {
       std::printf("%s: %s\n", text.c_str(), e.what());
     }
