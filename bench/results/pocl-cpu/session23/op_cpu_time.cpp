@@ -36,7 +36,8 @@ int gray(cl::Context& ctx, cl::CommandQueue& q, char** argv) {
   call();
   q.finish();
   const auto wall = experiments::single_call_ms(q, call, 21);
-  std::printf("%s c%zu pad %zu cpu %.4f wall_p10 %.4f\n", argv[2], c, pad, experiments::cpu_ms_per_call(q, call, 20), wall[2]);
+  std::printf("%s c%zu pad %zu cpu %.4f wall_p10 %.4f\n", argv[2], c, pad, experiments::cpu_ms_per_call(q, call, 20),
+              wall[2]);
   return 0;
 }
 
@@ -60,7 +61,8 @@ int transpose_cases(const cl::Device& device, cl::Context& ctx, cl::CommandQueue
     call();
     q.finish();
     const auto wall = experiments::single_call_ms(q, call, 21);
-    std::printf("%s %-50s cpu %.4f wall_p10 %.4f\n", argv[2], text.c_str(), experiments::cpu_ms_per_call(q, call, 10), wall[2]);
+    std::printf("%s %-50s cpu %.4f wall_p10 %.4f\n", argv[2], text.c_str(), experiments::cpu_ms_per_call(q, call, 10),
+                wall[2]);
   }
   return 0;
 }
