@@ -123,6 +123,21 @@
  *       image's top and bottom take a rolled loop, the border rule applied once per window element. A tuning
  *       option, not a default (docs/notes/image.md: an interior-only prototype beat the tiled kernel on the H200;
  *       earlier forms of this kernel did not). Geometry as convolve_separable_vector.
+ *   convolve_separable_words(same arguments as convolve_separable_vector)  [uchar, build-time radii, integer taps]
+ *       GPU form for integer sums of bytes (USE_INTEGER_TAPS: the box in either arithmetic, OpenCV's GaussianBlur
+ *       taps; little-endian devices): a work-group of WORDS_WG items owns a band of WPW * WORDS_WG 32-bit word
+ *       columns and WPT_Y rows, and outputs all but WORDS_HALO = ceil(RADIUS_X * CHANNELS / 4) words at each
+ *       end of it (bands overlap by 2 WORDS_HALO words). Phase 1: each item sums WPW word columns over the
+ *       2 RADIUS_Y + 1 rows of each output row, bytes 0 and 2 and bytes 1 and 3 of a word as two 16-bit lanes of
+ *       one 32-bit integer (every column sum is below 2^16: taps of 1 up to 257 rows, or GaussianBlur's taps
+ *       summing to 256), into local memory. Phase 2: each item filters WPW output words along the row from those
+ *       sums in 32-bit integers (with USE_PACKED_SUMS two outputs a lane pair) and finishes each sum: OpenCV's
+ *       shift (USE_FIXED_POINT 1), or the rounded quotient by the tap count (USE_FIXED_POINT 0: the exact value
+ *       the float arithmetic rounds; a box of an odd number of taps has no ties). Rows and columns outside the
+ *       image go through the border rule as the words are loaded, in the work-groups that touch an edge.
+ *       Any offset and pitch (unaligned images load and store bytes). Local memory 8 * WPT_Y * WPW * WORDS_WG
+ *       bytes. local = (WORDS_WG, 1); global = (ceil(ceil(width * CHANNELS / 4) / (WPW * WORDS_WG - 2
+ *       WORDS_HALO)) * WORDS_WG, ceil(height / WPT_Y)).
  *   Local memory of the tiled kernels, in bytes, with HALO = ceil(RADIUS_X * CHANNELS / VEC) * VEC:
  *       direct:    4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + 2 * HALO + PAD)
  *       separable: 4 * (TILE_Y + 2 * RADIUS_Y) * (TILE_X * CHANNELS + PAD), plus the direct figure when
@@ -136,7 +151,7 @@
  *   RADIUS_Y  vertical radius, likewise. Default 1.
  *   CONVOLVE_VARIANT  the kernels compiled: 0 all, 1 convolve_direct_naive, 2 convolve_direct_vector,
  *             3 convolve_direct_tiled, 4 convolve_rows_vector + convolve_cols_vector, 5 convolve_separable_vector,
- *             6 convolve_separable_tiled, 7 convolve_separable_ring. Default 0.
+ *             6 convolve_separable_tiled, 7 convolve_separable_ring, 8 convolve_separable_words. Default 0.
  *   VEC       elements per work-item along x: 2, 4, 8 or 16. Default 4.
  *   TILE_X    tiled kernels: pixels per work-group along x; TILE_X * CHANNELS must be a multiple of VEC.
  *             Default 32.
@@ -168,7 +183,8 @@
  *             Under PoCL on AVX-512 the shuffles cost more than the loads they save (9x9 Gaussian on bytes 1.1-1.3x,
  *             5x5 filter2D on floats 2x slower, 2026-12-01; staging the window in private memory and loading each
  *             tap from there was 2-2.5x slower): kept for the tuner and for other devices. Default 0.
- *   USE_SYMMETRIC  convolve_separable_vector and convolve_rows_vector, 0 or 1: 1 promises that the row filter
+ *   USE_SYMMETRIC  convolve_separable_vector, convolve_rows_vector and convolve_separable_words (its fixed-point
+ *             taps: mirrored rows and elements added first), 0 or 1: 1 promises that the row filter
  *             and the column filter each read the same backwards (taps[d] == taps[2r - d]; the host sets it for
  *             the blurs' taps, checked bit for bit). An interior chunk's row pass then adds each pair of mirrored
  *             elements first (bytes: exactly, in 16 bits) and multiplies once (r + 1 products instead of 2r + 1),
@@ -182,6 +198,14 @@
  *             0..255, and a float sum of n non-negative terms exceeds the exact one by less than that factor. The
  *             finish then skips the clamp to 0..255, which cannot change such a sum's rounded value: the same
  *             results. Default 0.
+ *   USE_INTEGER_TAPS  convolve_separable_words (set by the host, not tuned): 1 every tap is 1 (box_blur: sums; the
+ *             taps' arguments are not read), 2 the taps are integers held in floats, each direction summing to at
+ *             most 256 (GaussianBlur's fixed point under USE_FIXED_POINT 1). Default 1. (The kernel reads and
+ *             writes uchar whatever DTYPE is; the host builds it with DTYPE uchar.)
+ *   WORDS_WG  convolve_separable_words: work-items per work-group (its required size). Default 128.
+ *   WPW       convolve_separable_words: word columns per work-item in each phase. Default 1.
+ *   USE_PACKED_SUMS  convolve_separable_words with USE_INTEGER_TAPS 1 and 255 * taps < 2^16, 0 or 1: 1 sums along
+ *             the row two outputs per add (elements e and e + 2 of the column sums as two 16-bit lanes). Default 0.
  * Derived (not to be passed): WG_X = TILE_X * CHANNELS / VEC, WG_Y = TILE_Y / WPT_Y.
  */
 
@@ -242,6 +266,18 @@
 #ifndef USE_UNIT_GAIN
 #define USE_UNIT_GAIN 0
 #endif
+#ifndef USE_INTEGER_TAPS
+#define USE_INTEGER_TAPS 1
+#endif
+#ifndef WORDS_WG
+#define WORDS_WG 128
+#endif
+#ifndef WPW
+#define WPW 1
+#endif
+#ifndef USE_PACKED_SUMS
+#define USE_PACKED_SUMS 0
+#endif
 
 #if BORDER < 0 || BORDER > 4
 #error "convolve.cl: BORDER must be 0 (Constant), 1 (Clamp), 2 (Mirror), 3 (Wrap) or 4 (Reflect)"
@@ -252,8 +288,11 @@
 #if CHANNELS < 1 || WPT_Y < 1
 #error "convolve.cl: CHANNELS and WPT_Y must be at least 1"
 #endif
-#if CONVOLVE_VARIANT < 0 || CONVOLVE_VARIANT > 7
-#error "convolve.cl: CONVOLVE_VARIANT must be 0 (every kernel) or 1..7"
+#if CONVOLVE_VARIANT < 0 || CONVOLVE_VARIANT > 8
+#error "convolve.cl: CONVOLVE_VARIANT must be 0 (every kernel) or 1..8"
+#endif
+#if WORDS_WG < 1 || WPW < 1
+#error "convolve.cl: WORDS_WG and WPW must be at least 1"
 #endif
 
 /* Whether this program holds the kernels of variant v. */
@@ -268,7 +307,7 @@
 #error "convolve.cl: USE_FIXED_POINT needs DTYPE uchar"
 #endif
 #if USE_FIXED_POINT && (CONV_HAS(1) || CONV_HAS(2) || CONV_HAS(3))
-#error "convolve.cl: USE_FIXED_POINT applies to the separable variants (CONVOLVE_VARIANT 4, 5, 6)"
+#error "convolve.cl: USE_FIXED_POINT applies to the separable variants (CONVOLVE_VARIANT 4..8)"
 #endif
 
 #define CONV_FVEC TILECL_CAT(float, VEC)
@@ -1188,6 +1227,217 @@ __kernel void convolve_separable_ring(const int width, const int height, __globa
       if (r >= 2 * RADIUS_Y)
         conv_ring_column(ring, dst, dst_pitch, row_e, e0, y0 + r - 2 * RADIUS_Y, col_filter, aligned, fixed_point,
                          fixed_scale);
+    }
+  }
+}
+#endif
+
+/* ---------------------------------------------------------------------------------------------------------
+ * The GPU form for integer sums of bytes: 32-bit words, two 16-bit lanes per add.
+ * ------------------------------------------------------------------------------------------------------- */
+#if CONVOLVE_VARIANT == 8 && !(CONV_DTYPE_IS_UCHAR && RADIUS_X >= 0 && RADIUS_Y >= 0 && USE_FIXED_POINT != 2 && \
+                               (USE_INTEGER_TAPS == 1 || USE_INTEGER_TAPS == 2))
+#error "convolve.cl: CONVOLVE_VARIANT 8 (words) needs uchar, build-time radii and USE_INTEGER_TAPS 1 or 2"
+#endif
+#if CONV_HAS(8) && RADIUS_X >= 0 && RADIUS_Y >= 0 && USE_FIXED_POINT != 2
+#define WORDS_HALO ((RADIUS_X * CHANNELS + 3) / 4) /* words each side of a work-group's output */
+#define WORDS_BAND (WPW * WORDS_WG)                /* word columns a work-group sums */
+#define WORDS_OUT (WORDS_BAND - 2 * WORDS_HALO)    /* of which its output */
+#define WORDS_ROWS (WPT_Y + 2 * RADIUS_Y)          /* input rows a work-group reads */
+#define WORDS_TAPS ((2 * RADIUS_X + 1) * (2 * RADIUS_Y + 1))
+#if WORDS_OUT < 1
+#error "convolve.cl: convolve_separable_words needs WPW * WORDS_WG > 2 * ceil(RADIUS_X * CHANNELS / 4)"
+#endif
+#if USE_PACKED_SUMS && !(USE_INTEGER_TAPS == 1 && 255 * WORDS_TAPS < 65536)
+#error "convolve.cl: USE_PACKED_SUMS needs taps of 1 (USE_INTEGER_TAPS 1) and 255 * taps < 2^16"
+#endif
+/* Bytes 0 and 2, and bytes 1 and 3, of a word as two 16-bit lanes. */
+#define WORDS_LO(w) ((w)&0x00FF00FFu)
+#define WORDS_HI(w) (((w) >> 8) & 0x00FF00FFu)
+/* Column tap j (USE_INTEGER_TAPS 2: the host's integers, held in floats). */
+#define WORDS_COL_TAP(j) ((uint)col_filter[j])
+#define WORDS_ROW_TAP(k) ((uint)row_filter[k])
+
+/* Word column wc (elements 4 wc .. 4 wc + 3) of input row y, little-endian, through the border rule: words
+ * inside the row one 4-byte load (aligned or not), the others byte by byte. */
+uint words_load(__global const uchar* src, const int src_pitch, const int width, const int height, const int wc,
+                const int y, const uint border) {
+  const int yy = conv_row(y, height);
+  if (yy < 0) return border * 0x01010101u;
+  __global const uchar* row = src + (long)yy * src_pitch;
+  if (wc >= 0 && 4 * wc + 4 <= width * CHANNELS) return as_uint(vload4(0, row + 4 * wc));
+  uint w = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int offset = conv_element_offset(4 * wc + i, width);
+    w |= (offset >= 0 ? (uint)row[offset] : border) << (8 * i);
+  }
+  return w;
+}
+
+/* The byte of an integer sum s. */
+uint words_finish(const uint s, const uint4 fixed_point) {
+#if USE_FIXED_POINT == 1
+  return min(((s + fixed_point.x) * fixed_point.y) >> fixed_point.z, 255u);
+#else
+  /* s / WORDS_TAPS rounded to nearest (the tap count is odd: no ties): floor((2 s + d) / 2d) as a multiply-high by
+   * floor(2^32 / 2d) + 1, exact for 2 s + d <= 511 d when 1022 d^2 < 2^32 (d <= 33 * 33 here). */
+  return mul_hi(2 * s + WORDS_TAPS, (uint)(0xFFFFFFFFu / (2u * WORDS_TAPS)) + 1u);
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(WORDS_WG, 1, 1))) void convolve_separable_words(
+    const int width, const int height, __global const uchar* restrict src, const ulong src_offset, const int src_pitch,
+    __global uchar* restrict dst, const ulong dst_offset, const int dst_pitch, __constant CONV_ACC* restrict row_filter,
+    __constant CONV_ACC* restrict col_filter, const int radius_x, const int radius_y, const float border_value,
+    const uint4 fixed_point, const float fixed_scale) {
+  __local uint sums_lo[WPT_Y][WORDS_BAND], sums_hi[WPT_Y][WORDS_BAND];
+  src += src_offset;
+  dst += dst_offset;
+  const int lid = get_local_id(0);
+  const int row_e = width * CHANNELS, row_words = (row_e + 3) / 4;
+  const int band = (int)get_group_id(0) * WORDS_OUT - WORDS_HALO; /* the band's first word column */
+  const int y0 = (int)get_group_id(1) * WPT_Y;
+  const uint border = (uint)border_value;
+  /* Work-groups whose band and rows lie inside the image, on a word-aligned image: plain word loads. */
+  const bool inside = band >= 0 && band + WORDS_BAND <= row_e / 4 && y0 >= RADIUS_Y &&
+                      y0 + WPT_Y + RADIUS_Y <= height && (src_offset & 3) == 0 && (src_pitch & 3) == 0;
+  /* Phase 1: each word column's sums over the 2 RADIUS_Y + 1 rows of each output row, two lanes per word. */
+#pragma unroll
+  for (int q = 0; q < WPW; ++q) {
+    const int col = lid + q * WORDS_WG, wc = band + col;
+    uint w[WORDS_ROWS];
+    if (inside) {
+      __global const uint* p = (__global const uint*)(src + (long)(y0 - RADIUS_Y) * src_pitch) + wc;
+#pragma unroll
+      for (int r = 0; r < WORDS_ROWS; ++r) w[r] = p[(long)r * (src_pitch / 4)];
+    } else {
+      for (int r = 0; r < WORDS_ROWS; ++r)
+        w[r] = words_load(src, src_pitch, width, height, wc, y0 - RADIUS_Y + r, border);
+    }
+#if USE_INTEGER_TAPS == 1
+    /* Taps of 1: a running sum down the column. */
+    uint lo = 0, hi = 0;
+#pragma unroll
+    for (int r = 0; r < 2 * RADIUS_Y; ++r) {
+      lo += WORDS_LO(w[r]);
+      hi += WORDS_HI(w[r]);
+    }
+#pragma unroll
+    for (int r = 0; r < WPT_Y; ++r) {
+      lo += WORDS_LO(w[r + 2 * RADIUS_Y]);
+      hi += WORDS_HI(w[r + 2 * RADIUS_Y]);
+      sums_lo[r][col] = lo;
+      sums_hi[r][col] = hi;
+      lo -= WORDS_LO(w[r]);
+      hi -= WORDS_HI(w[r]);
+    }
+#else
+#pragma unroll
+    for (int r = 0; r < WPT_Y; ++r) {
+#if USE_SYMMETRIC
+      /* Mirrored rows added first: lanes up to 510 times a tap of at most 128 (two equal taps of a sum of 256). */
+      uint lo = WORDS_COL_TAP(RADIUS_Y) * WORDS_LO(w[r + RADIUS_Y]);
+      uint hi = WORDS_COL_TAP(RADIUS_Y) * WORDS_HI(w[r + RADIUS_Y]);
+#pragma unroll
+      for (int j = 0; j < RADIUS_Y; ++j) {
+        const uint a = w[r + j], b = w[r + 2 * RADIUS_Y - j];
+        lo += WORDS_COL_TAP(j) * (WORDS_LO(a) + WORDS_LO(b));
+        hi += WORDS_COL_TAP(j) * (WORDS_HI(a) + WORDS_HI(b));
+      }
+#else
+      uint lo = 0, hi = 0;
+#pragma unroll
+      for (int j = 0; j <= 2 * RADIUS_Y; ++j) {
+        lo += WORDS_COL_TAP(j) * WORDS_LO(w[r + j]);
+        hi += WORDS_COL_TAP(j) * WORDS_HI(w[r + j]);
+      }
+#endif
+      sums_lo[r][col] = lo;
+      sums_hi[r][col] = hi;
+    }
+#endif
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* Phase 2: along the rows, output words WORDS_HALO + lid WPW + m of the band. */
+  const bool aligned = (dst_offset & 3) == 0 && (dst_pitch & 3) == 0;
+#pragma unroll
+  for (int m = 0; m < WPW; ++m) {
+    const int col = WORDS_HALO + lid * WPW + m, wc = band + col;
+    if (col >= WORDS_BAND - WORDS_HALO || wc >= row_words) break;
+    const bool whole = 4 * wc + 4 <= row_e;
+    __global uchar* out = dst + (long)y0 * dst_pitch + 4 * wc;
+    for (int r = 0; r < WPT_Y && y0 + r < height; ++r, out += dst_pitch) {
+      uint lo[2 * WORDS_HALO + 1], hi[2 * WORDS_HALO + 1];
+#pragma unroll
+      for (int k = 0; k <= 2 * WORDS_HALO; ++k) {
+        lo[k] = sums_lo[r][col - WORDS_HALO + k];
+        hi[k] = sums_hi[r][col - WORDS_HALO + k];
+      }
+      uint s[4];
+#if USE_PACKED_SUMS
+      /* Two outputs an add: element sums a and a + 2 of the band (a from word col - WORDS_HALO) as two lanes; the
+       * upper lane of one word and the lower of the next as a shuffle of 16-bit halves (a permute on GPUs; as
+       * shifts, LLVM makes a funnel shift of them, which oclgrind 21.10 cannot run). */
+#define WORDS_OF(g, q) (((g)&1) ? hi[q] : lo[q])
+#define WORDS_STRADDLE(a, b) as_uint((ushort2)(as_ushort2(a).y, as_ushort2(b).x))
+#define WORDS_PAIR(g) \
+  (((g)&2) ? WORDS_STRADDLE(WORDS_OF(g, (g) >> 2), WORDS_OF(g, ((g) >> 2) + 1)) : WORDS_OF(g, (g) >> 2))
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        uint a = 0;
+#pragma unroll
+        for (int k = 0; k <= 2 * RADIUS_X; ++k)
+          a += WORDS_PAIR(i + k * CHANNELS + 4 * WORDS_HALO - RADIUS_X * CHANNELS);
+        s[i] = a & 0xFFFFu;
+        s[i + 2] = a >> 16;
+      }
+#else
+      /* v[o]: the column sum of element 4 wc - RADIUS_X CHANNELS + o. */
+      uint v[4 + 2 * RADIUS_X * CHANNELS];
+#pragma unroll
+      for (int o = 0; o < 4 + 2 * RADIUS_X * CHANNELS; ++o) {
+        const int g = o - RADIUS_X * CHANNELS + 4 * WORDS_HALO; /* from word col - WORDS_HALO */
+        const uint packed = (g & 1) ? hi[g >> 2] : lo[g >> 2];
+        v[o] = (g & 2) ? packed >> 16 : packed & 0xFFFFu;
+      }
+#if USE_INTEGER_TAPS == 1
+      /* A running sum along each channel. */
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        if (i < CHANNELS) {
+          uint a = 0;
+#pragma unroll
+          for (int k = 0; k <= 2 * RADIUS_X; ++k) a += v[i + k * CHANNELS];
+          s[i] = a;
+        } else {
+          s[i] = s[i - CHANNELS] + v[i + 2 * RADIUS_X * CHANNELS] - v[i - CHANNELS];
+        }
+      }
+#else
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+#if USE_SYMMETRIC
+        uint a = WORDS_ROW_TAP(RADIUS_X) * v[i + RADIUS_X * CHANNELS];
+#pragma unroll
+        for (int k = 0; k < RADIUS_X; ++k)
+          a += WORDS_ROW_TAP(k) * (v[i + k * CHANNELS] + v[i + (2 * RADIUS_X - k) * CHANNELS]);
+#else
+        uint a = 0;
+#pragma unroll
+        for (int k = 0; k <= 2 * RADIUS_X; ++k) a += WORDS_ROW_TAP(k) * v[i + k * CHANNELS];
+#endif
+        s[i] = a;
+      }
+#endif
+#endif
+      const uint word = words_finish(s[0], fixed_point) | words_finish(s[1], fixed_point) << 8 |
+                        words_finish(s[2], fixed_point) << 16 | words_finish(s[3], fixed_point) << 24;
+      if (whole && aligned) {
+        *(__global uint*)out = word;
+      } else {
+        for (int i = 0; i < 4; ++i)
+          if (4 * wc + i < row_e) out[i] = (uchar)(word >> (8 * i));
+      }
     }
   }
 }

@@ -7,9 +7,9 @@
 //       build-gpu/libtilecl.a -lOpenCL -lpthread -o explore_overrides
 // Run: TILECL_TUNE=off explore_overrides SECTION[,SECTION...] [SAMPLES] > explore.jsonl
 //   SECTION: image, half, gemv, batched (random samples of each op's grid); gemv_multi, image_channels, gemv_cpu,
-//   image_bytes, image_ring, transpose, transpose_byte_tiles, mma_small (hand-picked lists), gemv_half (a sample). One
-//   JSON object per line: op, dtype, shape, config, ms, copy_ms (a copy of the bytes the call reads and writes), or
-//   error. The first line of each case is the device default.
+//   image_bytes, image_ring, image_words, transpose, transpose_byte_tiles, mma_small (hand-picked lists), gemv_half (a
+//   sample). One JSON object per line: op, dtype, shape, config, ms, copy_ms (a copy of the bytes the call reads and
+//   writes), or error. The first line of each case is the device default.
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -118,6 +118,7 @@ struct Filter {
   const char* op;
   bool bytes;
   std::size_t channels, size;
+  bool opencv = false;  // Arithmetic::OpenCV (bytes)
 };
 
 // A filter's case at 7680x4320 (Mirror border, OpenCV's default sigma for the size), its buffers kept alive.
@@ -129,9 +130,11 @@ Case filter_case(const Filter& f, std::vector<cl::Buffer>& keep) {
   const cl::Buffer src = keep[0];
   cl::Buffer dst = keep[1];
   const std::string shape = std::to_string(width) + "x" + std::to_string(height) + "x" + std::to_string(f.channels) +
-                            "," + std::to_string(f.size) + "x" + std::to_string(f.size) + ",mirror";
+                            "," + std::to_string(f.size) + "x" + std::to_string(f.size) + ",mirror" +
+                            (f.opencv ? ",opencv" : "");
   const std::size_t radius = f.size / 2;
-  const tilecl::FilterOptions options(tilecl::Border::Mirror);
+  const tilecl::FilterOptions options(tilecl::Border::Mirror, 0.0,
+                                      f.opencv ? tilecl::Arithmetic::OpenCV : tilecl::Arithmetic::Float);
   const tilecl::GaussianKernel kernel{f.size, f.size, 0.0, 0.0};
   std::function<void()> call;
   if (!f.bytes)
@@ -223,6 +226,34 @@ void image_ring_section() {
       for (const char* rows : {"WPT_Y=16", "WPT_Y=32"})
         for (const char* group : {"WG_X=128", "WG_X=256"})
           configs.push_back(std::string("ring ") + vec + " " + rows + " " + group + " WG_Y=1 USE_ROUND_BY_ADD=1");
+    std::vector<cl::Buffer> keep;
+    explore(filter_case(f, keep), configs);
+  }
+}
+
+// The words kernel (convolve_separable_words, session 24: bytes with integer taps in 16-bit lanes) beside each
+// filter's default: box 5x5 in both arithmetics and OpenCV's 9x9 GaussianBlur, 1 / 3 / 4 channels, at 7680x4320.
+void image_words_section() {
+  const std::vector<Filter> filters{{"box_blur", true, 1, 5},
+                                    {"box_blur", true, 3, 5},
+                                    {"box_blur", true, 4, 5},
+                                    {"box_blur", true, 1, 5, true},
+                                    {"gaussian_blur", true, 1, 9, true},
+                                    {"gaussian_blur", true, 3, 9, true},
+                                    {"gaussian_blur", true, 4, 9, true}};
+  for (const auto& f : filters) {
+    std::vector<std::string> configs;
+    for (const char* group : {"WORDS_WG=128", "WORDS_WG=256", "WORDS_WG=64"})
+      for (const char* rows : {"WPT_Y=16", "WPT_Y=32", "WPT_Y=8"})
+        for (const char* words : {"WPW=1", "WPW=2"}) {
+          const std::string base = std::string("words ") + group + " " + rows + " " + words;
+          if (std::string(f.op) == "box_blur") {
+            configs.push_back(base + " USE_PACKED_SUMS=0");
+            configs.push_back(base + " USE_PACKED_SUMS=1");
+          } else {
+            configs.push_back(base);
+          }
+        }
     std::vector<cl::Buffer> keep;
     explore(filter_case(f, keep), configs);
   }
@@ -514,6 +545,7 @@ int main(int argc, char** argv) {
         {"image_channels", image_channels_section},
         {"image_bytes", image_bytes_section},
         {"image_ring", image_ring_section},
+        {"image_words", image_words_section},
         {"transpose", transpose_section},
         {"transpose_bytes", transpose_bytes_section},
         {"transpose_byte_tiles", transpose_byte_tiles_section},

@@ -513,6 +513,86 @@ TEST_SUITE("ops.convolve") {
     }
   }
 
+  TEST_CASE("convolve: the words kernel sums bytes with integer taps exactly, every border, channel count and layout") {
+    // convolve_separable_words serves box_blur (either arithmetic) and OpenCV's GaussianBlur on bytes: every setting
+    // under every border, cycling through 1/3/4 channels, the three kinds of call and radii that include 0, non-square
+    // filters and filters larger than the image. Small work-groups so that the test images span several bands (133
+    // pixels of 4 channels: 133 words, bands of 24-62 output words) and the edge bands' folding meets the inner
+    // ones' plain loads; every layout (ragged rows load and store bytes). Box sums are exact: the float arithmetic's
+    // expected value is the exact quotient rounded, within the reference's float tolerance.
+    const std::vector<Config> settings{
+        {"words", {{"WORDS_WG", 32}, {"WPT_Y", 3}, {"WPW", 1}, {"USE_PACKED_SUMS", 0}}},
+        {"words", {{"WORDS_WG", 64}, {"WPT_Y", 8}, {"WPW", 2}, {"USE_PACKED_SUMS", 1}}},
+        {"words", {{"WORDS_WG", 32}, {"WPT_Y", 16}, {"WPW", 4}, {"USE_PACKED_SUMS", 0}}}};
+    const std::array<std::pair<int, int>, 6> radii{{{1, 2}, {2, 0}, {0, 3}, {7, 7}, {3, 1}, {1, 1}}};
+    const std::array<Border, 6> borders{Border::Zero, Border::Clamp,   Border::Mirror,
+                                        Border::Wrap, Border::Reflect, Border::Constant};
+    const std::array<std::size_t, 3> channel_counts{1, 3, 4};
+    for (std::size_t s = 0; s < settings.size(); ++s) {
+      for (std::size_t b = 0; b < borders.size(); ++b) {
+        const std::size_t kind = (b + s) % 3;  // box (float), box (OpenCV), Gaussian (OpenCV)
+        Filter f{kind == 2 ? Op::Gaussian : Op::Box,
+                 channel_counts[(b + 2 * s) % 3],
+                 borders[b],
+                 radii[(b + s) % 6].first,
+                 radii[(b + s) % 6].second,
+                 1.3,
+                 false,
+                 kind == 0 ? Arithmetic::Float : Arithmetic::OpenCV,
+                 77.0};
+        if (f.op == Op::Gaussian) f.radius_y = f.radius_x;  // the sigma form is square
+        Config config = settings[s];
+        if (f.op == Op::Gaussian) config.values.erase("USE_PACKED_SUMS");  // taps of 1 only
+        // The setting must serve the call (else the call would warn and take the default).
+        const detail::FilterImages images{37, 23, f.channels, detail::ImageOperands{nullptr, 0, 200, nullptr, 0, 200}};
+        const FilterOptions options(f.border, f.border_value, f.arithmetic);
+        const detail::FilterCall call =
+            f.op == Op::Box ? detail::box_call(images, f.radius_x, f.radius_y, options, true)
+                            : detail::gaussian_sigma_call(images, f.sigma, std::size_t(f.radius_x), options, true);
+        CAPTURE(config.to_string());
+        CAPTURE(describe(f));
+        REQUIRE(detail::convolve_search_space(call.problem.shape, detail::dtype_of<std::uint8_t>())
+                    .validate(config, *device().info) == "");
+        check_images<std::uint8_t>(&config, f);
+      }
+    }
+  }
+
+  TEST_CASE("convolve: the words kernel is offered for byte box blurs and OpenCV's byte Gaussian only") {
+    const detail::FilterImages images{37, 23, 3, detail::ImageOperands{nullptr, 0, 111, nullptr, 0, 111}};
+    const FilterOptions exact(Border::Mirror, 0.0, Arithmetic::OpenCV);
+    cl::Buffer taps(device().context, CL_MEM_READ_WRITE, 16 * sizeof(float));
+    const detail::TapsArgument row{"row_filter", &taps, 0, 5}, column{"column_filter", &taps, 0, 3};
+    using detail::IntegerTaps;
+    const std::vector<std::pair<detail::FilterCall, IntegerTaps>> calls{
+        {detail::box_call(images, 2, 1, Border::Mirror, true), IntegerTaps::Ones},
+        {detail::box_call(images, 2, 1, exact, true), IntegerTaps::Ones},
+        {detail::box_call(images, 20, 9, exact, true), IntegerTaps::None},  // OpenCV's dividing finish
+        {detail::box_call(images, 2, 1, Border::Mirror, false), IntegerTaps::None},
+        {detail::gaussian_sigma_call(images, 1.3, std::nullopt, exact, true), IntegerTaps::Fixed},
+        {detail::gaussian_kernel_call(images, GaussianKernel{7, 3, 0, 0}, exact, true), IntegerTaps::Fixed},
+        {detail::gaussian_kernel_call(images, GaussianKernel{7, 3, 0, 0}, Border::Mirror, true), IntegerTaps::None},
+        {detail::separable_call(images, row, column, Border::Mirror, true), IntegerTaps::None}};
+    for (const auto& [call, expected] : calls) {
+      const detail::FilterShape& shape = call.problem.shape;
+      CAPTURE(shape.radius_x);
+      CAPTURE(shape.radius_y);
+      CHECK(shape.integer_taps == expected);
+      const bool offered =
+          detail::convolve_search_space(shape, detail::dtype_of<std::uint8_t>()).find("words") != nullptr;
+      CHECK(offered == (expected != IntegerTaps::None));
+      if (!offered) continue;
+      const Config config{"words", {{"WORDS_WG", 64}, {"WPT_Y", 8}, {"WPW", 1}}};
+      const auto options = detail::filter_build_options(shape, Border::Mirror, detail::dtype_of<std::uint8_t>(),
+                                                        detail::plan_of(config));
+      CHECK(options.macros().at("USE_INTEGER_TAPS") == std::to_string(static_cast<int>(expected)));
+      CHECK(options.macros().at("USE_FIXED_POINT") == (shape.opencv ? "1" : "0"));
+    }
+    // Never for floats, whatever the call.
+    CHECK(detail::convolve_search_space(calls[0].first.problem.shape, detail::dtype_of<float>()).find("words") ==
+          nullptr);
+  }
+
   TEST_CASE("convolve: the blurs' calls are marked symmetric and build USE_SYMMETRIC 1, separable_filter's 0") {
     const detail::FilterImages images{37, 23, 3, detail::ImageOperands{nullptr, 0, 111, nullptr, 0, 111}};
     const FilterOptions exact(Border::Mirror, 0.0, Arithmetic::OpenCV);
@@ -1385,5 +1465,12 @@ TEST_SUITE("ops.convolve") {
     }
     const Config strips = with_group({"vector", {{"VEC", 4}, {"WPT_Y", 4}, {"USE_WINDOW", 0}}}, 4, 2);
     check_any(&strips, Filter{Op::Gaussian, 3, Border::Mirror, 2, 2, 1.3}, false, {{37, 23}});
+    // The words kernel: bands inside the image load plain words (the first image of each list: dense rows, a band
+    // and its rows inside), the others fold their edges; ragged rows load and store bytes.
+    const Config packed{"words", {{"WORDS_WG", 8}, {"WPT_Y", 4}, {"WPW", 2}, {"USE_PACKED_SUMS", 1}}};
+    check_any(&packed, Filter{Op::Box, 1, Border::Reflect, 1, 1}, true, {{160, 14}, {19, 11}, {3, 2}});
+    const Config weighted{"words", {{"WORDS_WG", 16}, {"WPT_Y", 2}, {"WPW", 1}}};
+    check_any(&weighted, Filter{Op::Gaussian, 3, Border::Constant, 2, 2, 1.3, false, Arithmetic::OpenCV, 77.0}, true,
+              {{64, 14}, {19, 11}});
   }
 }

@@ -31,6 +31,7 @@ FilterCall call_of(FilterOp op, const FilterImages& images, FilterShape shape, c
                    bool bytes) {
   check_channels(filter_op_name(op), images.channels);
   shape.channels = images.channels;
+  shape.integer_taps = integer_taps_of(op, shape, bytes);
   FilterCall call;
   call.op = op;
   call.problem = FilterProblem{images.width,

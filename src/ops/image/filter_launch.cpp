@@ -48,6 +48,16 @@ LaunchGeometry geometry_of(const FilterPlan& plan, const FilterProblem& problem)
       return fitted_flat_launch(plan.wg_x, plan.wg_y, problem.width, problem.height);
     case FilterVariant::TwoPass:
       return fitted_flat_launch(plan.wg_x, plan.wg_y, ceil_div(row_elements, vec), problem.height);
+    case FilterVariant::Words: {
+      // Bands of WPW * WORDS_WG word columns overlapping by 2 ceil(rx * channels / 4) words.
+      const std::uint64_t halo =
+          ceil_div(static_cast<std::uint64_t>(problem.shape.radius_x) * problem.shape.channels, 4);
+      const auto group = static_cast<std::uint64_t>(plan.words_wg);
+      const std::uint64_t out = static_cast<std::uint64_t>(plan.wpw) * group - 2 * halo;
+      return {cl::NDRange(ceil_div(ceil_div(row_elements, 4), out) * group,
+                          ceil_div(problem.height, static_cast<std::uint64_t>(plan.wpt_y))),
+              cl::NDRange(group, 1), static_cast<std::size_t>(group)};
+    }
     case FilterVariant::Ring:
     case FilterVariant::Vector: {
       const std::uint64_t rows = ceil_div(problem.height, static_cast<std::uint64_t>(plan.wpt_y));
@@ -145,6 +155,7 @@ std::vector<cl::Event> launch_filter_from(const std::string& op, const QueueTarg
 
 std::size_t filter_group_items(const FilterPlan& plan, const FilterProblem& problem) {
   // The flat variants' configured group bounds every fitted one, so one check covers every later call of the plan.
+  if (plan.variant == FilterVariant::Words) return static_cast<std::size_t>(plan.words_wg);
   if (plan.variant != FilterVariant::Tiled) return plan.wg_x <= 0 ? 0 : static_cast<std::size_t>(plan.wg_x * plan.wg_y);
   return geometry_of(plan, problem).group_items;
 }

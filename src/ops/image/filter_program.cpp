@@ -18,6 +18,8 @@ int variant_code(FilterForm form, FilterVariant variant) {
       return 5;
     case FilterVariant::Ring:
       return 7;
+    case FilterVariant::Words:
+      return 8;
     default:
       return 6;
   }
@@ -49,6 +51,16 @@ void add_untiled_macros(const FilterShape& shape, const FilterPlan& plan, BuildO
   }
 }
 
+// The words variant's own macros (it reads no VEC and rounds no floats).
+void add_words_macros(const FilterShape& shape, const FilterPlan& plan, BuildOptions& options) {
+  options.define("USE_INTEGER_TAPS", static_cast<std::int64_t>(shape.integer_taps));
+  options.define("USE_SYMMETRIC", shape.symmetric ? 1 : 0);
+  options.define("WORDS_WG", plan.words_wg);
+  options.define("WPW", plan.wpw);
+  options.define("WPT_Y", plan.wpt_y);
+  options.define("USE_PACKED_SUMS", plan.packed_sums ? 1 : 0);
+}
+
 // The tiled variants' own macros.
 void add_tiled_macros(const FilterShape& shape, const FilterPlan& plan, BuildOptions& options) {
   options.define("TILE_X", plan.tile_x);
@@ -64,7 +76,7 @@ void add_tiled_macros(const FilterShape& shape, const FilterPlan& plan, BuildOpt
 }  // namespace
 
 bool fixed_radius(const FilterShape& shape, FilterVariant variant) {
-  if (variant == FilterVariant::Tiled || variant == FilterVariant::Ring) return true;
+  if (variant == FilterVariant::Tiled || variant == FilterVariant::Ring || variant == FilterVariant::Words) return true;
   if (variant == FilterVariant::Naive) return false;
   if (shape.form == FilterForm::Direct)
     return (2 * shape.radius_x + 1) * (2 * shape.radius_y + 1) <= kMaxFixedDirectTaps;
@@ -76,6 +88,10 @@ BuildOptions filter_build_options(const FilterShape& shape, Border border, const
   BuildOptions options;
   add_shape_macros(shape, border, dtype, plan.variant, options);
   if (plan.variant == FilterVariant::Naive) return options;
+  if (plan.variant == FilterVariant::Words) {
+    add_words_macros(shape, plan, options);
+    return options;
+  }
   options.define("VEC", plan.vec);
   if (dtype.size == 1 && !shape.opencv) options.define("USE_ROUND_BY_ADD", plan.round_by_add ? 1 : 0);
   if (plan.variant == FilterVariant::Tiled) {
@@ -93,6 +109,7 @@ std::vector<std::string> filter_kernel_names(FilterForm form, FilterVariant vari
   const std::string name = variant == FilterVariant::Naive   ? "naive"
                            : variant == FilterVariant::Tiled ? "tiled"
                            : variant == FilterVariant::Ring  ? "ring"
+                           : variant == FilterVariant::Words ? "words"
                                                              : "vector";
   return {std::string(form == FilterForm::Direct ? "convolve_direct_" : "convolve_separable_") + name};
 }
@@ -113,6 +130,7 @@ const std::map<std::string, std::vector<std::string>>& convolve_macro_table() {
         {"separable vector",
          with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y", "USE_WINDOW", "USE_SYMMETRIC", "USE_UNIT_GAIN"})},
         {"separable ring", with({"VEC", "USE_ROUND_BY_ADD", "WPT_Y"})},
+        {"separable words", with({"USE_INTEGER_TAPS", "USE_SYMMETRIC", "WORDS_WG", "WPW", "WPT_Y", "USE_PACKED_SUMS"})},
         {"separable tiled",
          with({"VEC", "USE_ROUND_BY_ADD", "TILE_X", "TILE_Y", "WPT_Y", "PAD", "USE_LOCAL_INPUT", "USE_PREFETCH"})}};
   }();

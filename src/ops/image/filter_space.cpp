@@ -132,6 +132,39 @@ VariantSpace ring_space(const FilterShape& shape, const DTypeInfo& dtype) {
   return VariantSpace{"ring", parameters, constraints};
 }
 
+// The words kernel (convolve_separable_words: bytes with integer taps, 32-bit words of two 16-bit lanes, local
+// memory, little-endian devices): its work-group, rows and word columns per work-item, and for taps of 1 whether
+// the row pass adds two outputs at once. Written from the reading that the tiled kernel's byte filters are bound
+// by instructions per pixel (docs/notes/image.md, sessions 19-20): by hand count about 11 a pixel for a 5x5 box on
+// one channel, against 32 for the tiled kernel's 9x9 Gaussian. Not a default anywhere until it has been measured on
+// a GPU (session 24: no device started); `tilecl tune` times it beside the others and keeps it where it wins.
+VariantSpace words_space(const FilterShape& shape) {
+  std::vector<Parameter> parameters{{"WORDS_WG", {128, 256, 64}}, {"WPT_Y", {16, 32, 8}}, {"WPW", {1, 2}}};
+  const auto channels = static_cast<std::int64_t>(shape.channels);
+  const std::int64_t rx = shape.radius_x, ry = shape.radius_y;
+  const std::int64_t taps = (2 * rx + 1) * (2 * ry + 1);
+  const bool packable = shape.integer_taps == IntegerTaps::Ones && 255 * taps < 65536;
+  if (packable) parameters.push_back({"USE_PACKED_SUMS", {0, 1}});
+  std::vector<Constraint> constraints{
+      one_of("WORDS_WG", {8, 16, 32, 64, 128, 256, 512, 1024}),
+      one_of("WPW", {1, 2, 4}),
+      {"1 <= WPT_Y <= 64",
+       [](const Values& v, const DeviceInfo&) { return at(v, "WPT_Y") >= 1 && at(v, "WPT_Y") <= 64; }},
+      {"filter radii <= " + std::to_string(kMaxFixedRadius) + ", WPW * WORDS_WG > 2 ceil(rx * channels / 4)",
+       [channels, rx, ry](const Values& v, const DeviceInfo&) {
+         return std::max(rx, ry) <= kMaxFixedRadius && at(v, "WPW") * at(v, "WORDS_WG") > 2 * ((rx * channels + 3) / 4);
+       }},
+      {"a little-endian device, WORDS_WG within its work-group limits, 8 WPT_Y WPW WORDS_WG bytes of local memory",
+       [](const Values& v, const DeviceInfo& d) {
+         const auto group = static_cast<std::uint64_t>(at(v, "WORDS_WG"));
+         const auto local = static_cast<std::uint64_t>(8 * at(v, "WPT_Y") * at(v, "WPW")) * group;
+         return d.little_endian && group <= d.max_work_group_size && group <= d.max_work_item_sizes[0] &&
+                local <= d.local_memory_bytes;
+       }}};
+  if (packable) constraints.push_back(one_of("USE_PACKED_SUMS", {0, 1}));
+  return VariantSpace{"words", parameters, constraints};
+}
+
 // Bytes with float sums are rounded by adding 2^23 on every device: PoCL's rint is a software sequence, and on
 // the H200 the tiled kernels ran 1-3% faster with it (a 9x9 Gaussian on 1 / 3 channels at 7680x4320: 0.0745 /
 // 0.235 ms against 0.0757 / 0.241 ms with rint; bench/results/nvidia-h200/explore-overrides, run 7a).
@@ -278,7 +311,9 @@ SearchSpace build_search_space(const FilterShape& shape, const DTypeInfo& dtype)
                    [](const Values& v, const DeviceInfo&) { return at(v, "WPT_Y") >= 1 && at(v, "WPT_Y") <= 128; }}},
                  shape, dtype);
   VariantSpace two_pass = cpu_shaped("two_pass", {{"VEC", {4, 8, 16}}}, {vectors}, shape, dtype);
-  return SearchSpace({tiled_space(shape, dtype), vector, two_pass, ring_space(shape, dtype)});
+  std::vector<VariantSpace> variants{tiled_space(shape, dtype), vector, two_pass, ring_space(shape, dtype)};
+  if (dtype.size == 1 && shape.integer_taps != IntegerTaps::None) variants.push_back(words_space(shape));
+  return SearchSpace(variants);
 }
 
 }  // namespace
@@ -286,9 +321,17 @@ SearchSpace build_search_space(const FilterShape& shape, const DTypeInfo& dtype)
 // Every call validates its configuration against the space: built once per shape and element type (building it
 // took a fifth of a small image filter's host time: perf on PoCL, 2026-12-02) and kept for the process.
 const SearchSpace& convolve_search_space(const FilterShape& shape, const DTypeInfo& dtype) {
-  using Key = std::tuple<int, std::uint64_t, int, int, bool, bool, bool, std::size_t, std::string>;
-  const Key key{static_cast<int>(shape.form), shape.channels,  shape.radius_x, shape.radius_y, shape.opencv,
-                shape.dividing_finish,        shape.symmetric, dtype.size,     dtype.cl_type};
+  using Key = std::tuple<int, std::uint64_t, int, int, bool, bool, bool, int, std::size_t, std::string>;
+  const Key key{static_cast<int>(shape.form),
+                shape.channels,
+                shape.radius_x,
+                shape.radius_y,
+                shape.opencv,
+                shape.dividing_finish,
+                shape.symmetric,
+                static_cast<int>(shape.integer_taps),
+                dtype.size,
+                dtype.cl_type};
   static std::mutex mutex;
   static std::map<Key, std::unique_ptr<const SearchSpace>> spaces;
   std::lock_guard<std::mutex> lock(mutex);
@@ -359,6 +402,7 @@ FilterPlan plan_of(const Config& config) {
                  : config.variant == "tiled"    ? FilterVariant::Tiled
                  : config.variant == "two_pass" ? FilterVariant::TwoPass
                  : config.variant == "ring"     ? FilterVariant::Ring
+                 : config.variant == "words"    ? FilterVariant::Words
                                                 : FilterVariant::Vector;
   plan.vec = value("VEC", 4);
   plan.tile_x = value("TILE_X", 0);
@@ -371,6 +415,9 @@ FilterPlan plan_of(const Config& config) {
   plan.window = value("USE_WINDOW", 0);
   plan.wg_x = value("WG_X", 0);
   plan.wg_y = value("WG_Y", 1);
+  plan.words_wg = value("WORDS_WG", 128);
+  plan.wpw = value("WPW", 1);
+  plan.packed_sums = value("USE_PACKED_SUMS", 0) != 0;
   return plan;
 }
 

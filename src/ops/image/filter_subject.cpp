@@ -241,6 +241,13 @@ FixedFinish finish_of(FilterOp op, const FilterShape& shape, std::uint64_t width
   return box_finish(taps, width * shape.channels);
 }
 
+IntegerTaps integer_taps_of(FilterOp op, const FilterShape& shape, bool bytes) {
+  if (!bytes) return IntegerTaps::None;
+  if (op == FilterOp::Box && !shape.dividing_finish) return IntegerTaps::Ones;
+  if (op == FilterOp::Gaussian && shape.opencv) return IntegerTaps::Fixed;
+  return IntegerTaps::None;
+}
+
 template <typename T>
 std::unique_ptr<TuningSubject> make_filter_subject(FilterOp op, std::uint64_t width, std::uint64_t height,
                                                    const FilterShape& shape, Border border) {
@@ -275,6 +282,7 @@ std::unique_ptr<TuningSubject> parse_filter_subject(FilterOp op, const std::stri
   }
   filter_shape.dividing_finish = filter_shape.opencv && op == FilterOp::Box && filter.width * filter.height > 256;
   filter_shape.symmetric = op == FilterOp::Box || op == FilterOp::Gaussian;  // subject_taps: symmetric ones
+  filter_shape.integer_taps = integer_taps_of(op, filter_shape, dtype == "uint8");
   if (dtype == "uint8") return make_filter_subject<std::uint8_t>(op, image.width, image.height, filter_shape, border);
   if (dtype == "float") return make_filter_subject<float>(op, image.width, image.height, filter_shape, border);
   throw Error(name, "dtype", CL_INVALID_VALUE, "'" + dtype + "' is not uint8 or float");

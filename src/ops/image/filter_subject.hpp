@@ -21,6 +21,10 @@ FilterForm form_of(FilterOp op);
 // on the row length: OpenCV's scalar tail).
 FixedFinish finish_of(FilterOp op, const FilterShape& shape, std::uint64_t width);
 
+// The integer taps the words kernel can sum for an op on bytes (or not): box_blur's ones unless OpenCV's dividing
+// finish applies, OpenCV's fixed-point GaussianBlur taps.
+IntegerTaps integer_taps_of(FilterOp op, const FilterShape& shape, bool bytes);
+
 // The subject of a call: the tuning key's bucket is "c<channels> <FW>x<FH> <area class>" (+ " tall" or " wide",
 // + " opencv"; filter_image_class).
 template <typename T>

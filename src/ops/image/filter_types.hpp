@@ -13,6 +13,9 @@ namespace tilecl::detail {
 // column filter: separable_filter, box_blur, gaussian_blur).
 enum class FilterForm { Direct, Separable };
 
+// Integer taps of a byte filter (FilterShape::integer_taps): kernels/convolve.cl's USE_INTEGER_TAPS 0, 1, 2.
+enum class IntegerTaps { None, Ones, Fixed };
+
 // What the search space, the default and the program depend on besides the device and the element type.
 struct FilterShape {
   FilterForm form = FilterForm::Direct;
@@ -31,6 +34,10 @@ struct FilterShape {
   // Bytes with float sums, the blurs' host-built taps: non-negative, and the row sum times the column sum small
   // enough that every float sum stays below 255.5 (unit_gain_taps): the finish skips its clamp (USE_UNIT_GAIN).
   bool unit_gain = false;
+  // Bytes whose taps are integers the words kernel sums exactly in 16-bit lanes (USE_INTEGER_TAPS): None, Ones
+  // (box_blur in either arithmetic, except OpenCV's dividing finish) or Fixed (GaussianBlur's 8-bit fixed point
+  // under Arithmetic::OpenCV: each direction sums to 256).
+  IntegerTaps integer_taps = IntegerTaps::None;
 };
 
 // How integer sums become bytes under USE_FIXED_POINT (kernels/convolve.cl, "Arithmetic").
@@ -61,8 +68,9 @@ struct ImageOperands {
 };
 
 // The kernel variants of kernels/convolve.cl, by the name a configuration gives them ("naive", "vector",
-// "tiled" for both forms; "two_pass" and "ring" (bytes, build-time radii) for separable filters).
-enum class FilterVariant { Naive, Vector, Tiled, TwoPass, Ring };
+// "tiled" for both forms; "two_pass", "ring" (bytes, build-time radii) and "words" (bytes with integer taps) for
+// separable filters).
+enum class FilterVariant { Naive, Vector, Tiled, TwoPass, Ring, Words };
 
 // A configuration in typed form: the search space's parameters (kernels/convolve.cl documents each macro),
 // read from the configuration in one place (plan_of in filter_space.cpp). Fields a variant does not use keep
@@ -72,9 +80,11 @@ struct FilterPlan {
   std::int64_t vec = 4;
   std::int64_t tile_x = 0, tile_y = 0, wpt_y = 1, pad = 0;  // WPT_Y also for the fused vector kernel
   bool local_input = false, prefetch = false;
-  bool round_by_add = false;        // USE_ROUND_BY_ADD (bytes with float sums)
-  std::int64_t window = 0;          // USE_WINDOW (vector and two_pass): 0 or 1
-  std::int64_t wg_x = 0, wg_y = 1;  // launch-only work-group of the non-tiled kernels (0: the driver's)
+  bool round_by_add = false;             // USE_ROUND_BY_ADD (bytes with float sums)
+  std::int64_t window = 0;               // USE_WINDOW (vector and two_pass): 0 or 1
+  std::int64_t wg_x = 0, wg_y = 1;       // launch-only work-group of the non-tiled kernels (0: the driver's)
+  std::int64_t words_wg = 128, wpw = 1;  // words: WORDS_WG (its work-group, a build macro) and WPW
+  bool packed_sums = false;              // words: USE_PACKED_SUMS
 };
 
 }  // namespace tilecl::detail
