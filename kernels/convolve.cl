@@ -1358,26 +1358,30 @@ __kernel __attribute__((reqd_work_group_size(WORDS_WG, 1, 1))) void convolve_sep
 #endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  /* Phase 2: along the rows, output words WORDS_HALO + lid WPW + m of the band. */
+  /* Phase 2: along the rows, output words WORDS_HALO + lid WPW + m (m < WPW) of the band; each row's neighbourhood of
+   * column sums read once for the item's WPW words. */
   const bool aligned = (dst_offset & 3) == 0 && (dst_pitch & 3) == 0;
+  const int col0 = WORDS_HALO + lid * WPW, wc0 = band + col0;
+  if (col0 >= WORDS_BAND - WORDS_HALO || wc0 >= row_words) return;
+  __global uchar* out = dst + (long)y0 * dst_pitch + 4 * wc0;
+  for (int r = 0; r < WPT_Y && y0 + r < height; ++r, out += dst_pitch) {
+    uint lo[WPW + 2 * WORDS_HALO], hi[WPW + 2 * WORDS_HALO];
 #pragma unroll
-  for (int m = 0; m < WPW; ++m) {
-    const int col = WORDS_HALO + lid * WPW + m, wc = band + col;
-    if (col >= WORDS_BAND - WORDS_HALO || wc >= row_words) break;
-    const bool whole = 4 * wc + 4 <= row_e;
-    __global uchar* out = dst + (long)y0 * dst_pitch + 4 * wc;
-    for (int r = 0; r < WPT_Y && y0 + r < height; ++r, out += dst_pitch) {
-      uint lo[2 * WORDS_HALO + 1], hi[2 * WORDS_HALO + 1];
+    for (int k = 0; k < WPW + 2 * WORDS_HALO; ++k) {
+      const int c = min(col0 - WORDS_HALO + k, WORDS_BAND - 1); /* beyond the band: feeds no output */
+      lo[k] = sums_lo[r][c];
+      hi[k] = sums_hi[r][c];
+    }
 #pragma unroll
-      for (int k = 0; k <= 2 * WORDS_HALO; ++k) {
-        lo[k] = sums_lo[r][col - WORDS_HALO + k];
-        hi[k] = sums_hi[r][col - WORDS_HALO + k];
-      }
+    for (int m = 0; m < WPW; ++m) {
+      /* Element g of the neighbourhood (from word col0 - WORDS_HALO) is word g / 4's element g % 4; output word m's
+       * element i reads elements i + k CHANNELS + WORDS_G0, k = 0 .. 2 RADIUS_X. */
+#define WORDS_G0 (4 * m + 4 * WORDS_HALO - RADIUS_X * CHANNELS)
       uint s[4];
 #if USE_PACKED_SUMS
-      /* Two outputs an add: element sums a and a + 2 of the band (a from word col - WORDS_HALO) as two lanes; the
-       * upper lane of one word and the lower of the next as a shuffle of 16-bit halves (a permute on GPUs; as
-       * shifts, LLVM makes a funnel shift of them, which oclgrind 21.10 cannot run). */
+      /* Two outputs an add: element sums g and g + 2 as two lanes; the upper lane of one word and the lower of the
+       * next as a shuffle of 16-bit halves (a permute on GPUs; as shifts, LLVM makes a funnel shift of them, which
+       * oclgrind 21.10 cannot run). */
 #define WORDS_OF(g, q) (((g)&1) ? hi[q] : lo[q])
 #define WORDS_STRADDLE(a, b) as_uint((ushort2)(as_ushort2(a).y, as_ushort2(b).x))
 #define WORDS_PAIR(g) \
@@ -1386,17 +1390,16 @@ __kernel __attribute__((reqd_work_group_size(WORDS_WG, 1, 1))) void convolve_sep
       for (int i = 0; i < 2; ++i) {
         uint a = 0;
 #pragma unroll
-        for (int k = 0; k <= 2 * RADIUS_X; ++k)
-          a += WORDS_PAIR(i + k * CHANNELS + 4 * WORDS_HALO - RADIUS_X * CHANNELS);
+        for (int k = 0; k <= 2 * RADIUS_X; ++k) a += WORDS_PAIR(i + k * CHANNELS + WORDS_G0);
         s[i] = a & 0xFFFFu;
         s[i + 2] = a >> 16;
       }
 #else
-      /* v[o]: the column sum of element 4 wc - RADIUS_X CHANNELS + o. */
+      /* v[o]: the column sum of element 4 (wc0 + m) - RADIUS_X CHANNELS + o. */
       uint v[4 + 2 * RADIUS_X * CHANNELS];
 #pragma unroll
       for (int o = 0; o < 4 + 2 * RADIUS_X * CHANNELS; ++o) {
-        const int g = o - RADIUS_X * CHANNELS + 4 * WORDS_HALO; /* from word col - WORDS_HALO */
+        const int g = o + WORDS_G0;
         const uint packed = (g & 1) ? hi[g >> 2] : lo[g >> 2];
         v[o] = (g & 2) ? packed >> 16 : packed & 0xFFFFu;
       }
@@ -1430,14 +1433,17 @@ __kernel __attribute__((reqd_work_group_size(WORDS_WG, 1, 1))) void convolve_sep
       }
 #endif
 #endif
+      const int wc = wc0 + m;
+      if (col0 + m >= WORDS_BAND - WORDS_HALO || wc >= row_words) break;
       const uint word = words_finish(s[0], fixed_point) | words_finish(s[1], fixed_point) << 8 |
                         words_finish(s[2], fixed_point) << 16 | words_finish(s[3], fixed_point) << 24;
-      if (whole && aligned) {
-        *(__global uint*)out = word;
+      if (aligned && 4 * wc + 4 <= row_e) {
+        *(__global uint*)(out + 4 * m) = word;
       } else {
         for (int i = 0; i < 4; ++i)
-          if (4 * wc + i < row_e) out[i] = (uchar)(word >> (8 * i));
+          if (4 * wc + i < row_e) out[4 * m + i] = (uchar)(word >> (8 * i));
       }
+#undef WORDS_G0
     }
   }
 }
