@@ -516,10 +516,10 @@ TEST_SUITE("ops.convolve") {
   TEST_CASE("convolve: the words kernel sums bytes with integer taps exactly, every border, channel count and layout") {
     // convolve_separable_words serves box_blur (either arithmetic) and OpenCV's GaussianBlur on bytes: every setting
     // under every border, cycling through 1/3/4 channels, the three kinds of call and radii that include 0, non-square
-    // filters and filters larger than the image. Small work-groups so that the test images span several bands (133
-    // pixels of 4 channels: 133 words, bands of 24-62 output words) and the edge bands' folding meets the inner
-    // ones' plain loads; every layout (ragged rows load and store bytes). Box sums are exact: the float arithmetic's
-    // expected value is the exact quotient rounded, within the reference's float tolerance.
+    // filters and filters larger than the image. Small bands (18 to 128 output words) so that the wider test images
+    // span several (133 pixels of 3 or 4 channels: 100 or 133 words) and the edge bands' folding meets the inner ones'
+    // plain loads (the aligned 133x71 layout); every layout (ragged rows load and store bytes). Box sums are exact: the
+    // float arithmetic's expected value is the exact quotient rounded, within the reference's float tolerance.
     const std::vector<Config> settings{
         {"words", {{"WORDS_WG", 32}, {"WPT_Y", 3}, {"WPW", 1}, {"USE_PACKED_SUMS", 0}}},
         {"words", {{"WORDS_WG", 64}, {"WPT_Y", 8}, {"WPW", 2}, {"USE_PACKED_SUMS", 1}}},
